@@ -1,0 +1,109 @@
+# SCI: system call isolation under seccomp control.
+#
+#   make demo     boot the guest and show isolation at work
+#   make check    host unit tests, then every selftest in the guest
+#
+# See README.md for the targets and variables.
+
+BUILD ?= build
+KCONFIG ?= default
+KTAR ?= /usr/src/linux-source-6.1.tar.xz
+JOBS ?= $(shell nproc)
+# Configurations that `make check` runs, one guest boot each.
+CHECK_CONFIGS ?= default debug
+export QEMU_ACCEL QEMU_CPU QEMU_SMP QEMU_MEM GUEST_TIMEOUT SCI_TESTS
+
+B := $(abspath $(BUILD))
+KSRC = $(B)/linux-source-6.1
+KOBJ = $(B)/kbuild-$(KCONFIG)
+BZIMAGE = $(KOBJ)/arch/x86/boot/bzImage
+HDR = $(KOBJ)/hdr
+GUEST_BIN = $(B)/guest-bin
+INITRD = $(B)/initramfs.cpio.gz
+RUN = $(B)/run-$(KCONFIG)
+FRAGMENTS = qemu/config/base.config $(if $(filter-out default,$(KCONFIG)),qemu/config/$(KCONFIG).config)
+KCC := $(if $(shell command -v ccache),ccache gcc,gcc)
+STAGE = qemu/stage.sh
+
+ifeq ($(filter default debug kasan,$(KCONFIG)),)
+$(error KCONFIG must be default, debug or kasan, not '$(KCONFIG)')
+endif
+
+.PHONY: all deps tree kernel guest-bin initramfs selftest-qemu check check-host demo shell clean distclean
+
+all: kernel initramfs
+
+deps:
+	@qemu/deps.sh
+
+# Make the work tree equal pristine + series/, then build what changed.
+tree: deps
+	@$(STAGE) tree qemu/mktree.py $(KTAR) $(B) series >/dev/null
+
+kernel: tree
+	@$(STAGE) kernel-$(KCONFIG) $(MAKE) --no-print-directory kernel-image KCONFIG=$(KCONFIG)
+
+.PHONY: kernel-image
+kernel-image: $(BZIMAGE) $(HDR)/.stamp
+
+$(KOBJ)/.config: $(FRAGMENTS) qemu/kconfig.sh $(B)/.series-state
+	qemu/kconfig.sh $(KSRC) $(KOBJ) $(FRAGMENTS)
+
+$(BZIMAGE): $(KOBJ)/.config $(B)/.series-state
+	$(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS) bzImage
+	@touch $@
+
+$(HDR)/.stamp: $(KOBJ)/.config $(B)/.series-state
+	$(MAKE) -s -C $(KSRC) O=$(KOBJ) headers_install INSTALL_HDR_PATH=$(HDR)
+	@touch $@
+
+# Guest programs are built against the default configuration's headers:
+# the uapi does not depend on the configuration.
+guest-bin: kernel
+	@$(STAGE) guest-bin sh -c '$(MAKE) -s --no-print-directory -C selftests KSRC=$(KSRC) HDR=$(HDR) OUT=$(GUEST_BIN) && \
+		$(MAKE) -s --no-print-directory $(GUEST_BIN)/sci-poweroff'
+
+$(GUEST_BIN)/sci-poweroff: qemu/guest/sci-poweroff.c
+	@mkdir -p $(@D)
+	gcc -static -O2 -Wall -o $@ $<
+
+initramfs: guest-bin
+	@$(STAGE) initramfs qemu/mkinitramfs.sh $(INITRD) $(GUEST_BIN) selftests/tests.list
+
+selftest-qemu: kernel initramfs
+	@echo "== booting $(BZIMAGE) (KCONFIG=$(KCONFIG), accel $${QEMU_ACCEL:-tcg})"
+	@rc=0; $(STAGE) boot-$(KCONFIG) qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN) selftest || rc=1; \
+	qemu/tapsum.py $(RUN)/tap.log $(RUN)/kernel.log selftests/expected/all.txt \
+		$(wildcard selftests/expected/$(KCONFIG).txt) \
+		$(if $(filter kvm,$(QEMU_ACCEL)),,selftests/expected/tcg.txt) | tee $(RUN)/summary.txt || rc=1; \
+	[ $$rc = 0 ] || tail -n1 $(RUN)/summary.txt | grep -q ' [1-9][0-9]* failed' || \
+		echo "0 passed, 1 failed" | tee -a $(RUN)/summary.txt; \
+	exit $$rc
+
+check-host: deps
+	@echo "== host unit tests: none yet"
+
+# The README's test command: host tests, then one guest run per configuration.
+check:
+	@start=$$(date +%s); rc=0; \
+	$(MAKE) --no-print-directory check-host || rc=1; \
+	for c in $(CHECK_CONFIGS); do \
+		$(MAKE) --no-print-directory selftest-qemu KCONFIG=$$c || rc=1; \
+	done; \
+	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
+	qemu/sumlines.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/summary.txt); \
+	exit $$rc
+
+demo: kernel initramfs
+	@qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(B)/demo demo
+
+shell: kernel initramfs
+	qemu-system-x86_64 -accel $${QEMU_ACCEL:-tcg} -cpu max -smp 2 -m 1024 -nographic -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel $(BZIMAGE) -initrd $(INITRD) \
+		-append "console=ttyS0 pti=on panic=-1 sci.mode=shell"
+
+clean:
+	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(INITRD)
+
+distclean:
+	rm -rf $(B)

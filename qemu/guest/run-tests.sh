@@ -1,0 +1,56 @@
+#!/bin/sh
+# Run every selftest listed in /sci/tests.list ("NAME TIMEOUT CMD...") and
+# print one TAP stream in the kselftest runner's format: each test's own
+# output indented with "# ", then one result line for it.
+# TIMEOUT may carry ",notcg": the test is reported as SKIP under QEMU's TCG,
+# where it cannot run (the reason is in selftests/expected/tcg.txt).
+# SCI_TESTS, if set, is a comma-separated list of names (shell patterns).
+list=/sci/tests.list
+selected() {
+	[ -z "$SCI_TESTS" ] && return 0
+	for pat in $(echo "$SCI_TESTS" | tr , ' '); do
+		case $1 in $pat) return 0 ;; esac
+	done
+	return 1
+}
+now() { cut -d' ' -f1 /proc/uptime; }
+tcg=0
+grep -q "QEMU TCG CPU" /proc/cpuinfo && tcg=1
+
+n=0
+while read -r name tmo cmd; do
+	case $name in ''|'#'*) continue ;; esac
+	selected "$name" && n=$((n + 1))
+done <$list
+echo "TAP version 13"
+echo "1..$n"
+echo "# kernel: $(uname -r) $(cat /proc/cmdline)"
+echo "# cpus online: $(cat /sys/devices/system/cpu/online)"
+
+i=0
+while read -r name tmo cmd; do
+	case $name in ''|'#'*) continue ;; esac
+	selected "$name" || continue
+	i=$((i + 1))
+	echo "# selftests: sci: $name"
+	case $tmo in
+	*,notcg)
+		tmo=${tmo%,notcg}
+		if [ $tcg = 1 ]; then
+			echo "ok $i selftests: sci: $name # SKIP cannot run under TCG"
+			continue
+		fi ;;
+	esac
+	t0=$(now)
+	cd /tmp
+	{ timeout -s KILL "$tmo" $cmd </dev/null 2>&1; echo $? >/tmp/.rc; } | sed 's/^/# /'
+	rc=$(cat /tmp/.rc)
+	t1=$(now)
+	echo "# time: $name $(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") s"
+	case $rc in
+	0) echo "ok $i selftests: sci: $name" ;;
+	4) echo "ok $i selftests: sci: $name # SKIP" ;;
+	137) echo "not ok $i selftests: sci: $name # TIMEOUT $tmo seconds" ;;
+	*) echo "not ok $i selftests: sci: $name # exit=$rc" ;;
+	esac
+done <$list

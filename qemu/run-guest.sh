@@ -1,0 +1,37 @@
+#!/bin/bash
+# Boot the guest under QEMU and stream what it prints on its TAP channel.
+# usage: run-guest.sh BZIMAGE INITRD OUTDIR MODE [EXTRA_CMDLINE]
+# Environment: QEMU_ACCEL (tcg), QEMU_CPU (max), QEMU_SMP (2), QEMU_MEM (1024),
+#              GUEST_TIMEOUT (seconds, 900).
+# Exit status: 0 when the guest ran MODE to the end and powered off through
+# isa-debug-exit; 1 otherwise, with a message saying why.
+set -uo pipefail
+kernel=$1 initrd=$2 outdir=$3 mode=$4 extra=${5:-}
+accel=${QEMU_ACCEL:-tcg} cpu=${QEMU_CPU:-max} smp=${QEMU_SMP:-2} mem=${QEMU_MEM:-1024}
+tmo=${GUEST_TIMEOUT:-900}
+mkdir -p "$outdir"
+tap=$outdir/tap.log klog=$outdir/kernel.log
+: >"$tap"
+: >"$klog"
+
+timeout -k 10 "$tmo" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem" \
+	-nodefaults -no-user-config -display none -no-reboot \
+	-serial "file:$klog" -serial "file:$tap" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 pti=on panic=-1 sci.mode=$mode ${SCI_TESTS:+sci.tests=$SCI_TESTS} $extra" &
+qpid=$!
+tail -n +1 -f --pid=$qpid "$tap" | tr -d '\r' &
+tpid=$!
+wait $qpid
+rc=$?
+wait $tpid 2>/dev/null
+echo "# guest kernel log: $klog"
+case $rc in
+1) exit 0 ;;		# sci-poweroff 0: (0 << 1) | 1
+124|137) echo "# FAILED: the guest did not finish within $tmo s (GUEST_TIMEOUT)" ;;
+0) echo "# FAILED: the guest rebooted instead of powering off (panic? see $klog)" ;;
+*) echo "# FAILED: QEMU exited with status $rc" ;;
+esac
+grep -m3 -E "Kernel panic|Oops|BUG:" "$klog" | sed 's/^/#   /'
+exit 1

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Summarize the guest's TAP stream, compare it with the expectations and
+check the guest's kernel log.
+
+usage: tapsum.py TAP_LOG KERNEL_LOG EXPECTATIONS [EXPECTATIONS...]
+
+A suite that prints kselftest-harness TAP (indented "# ok N name") counts
+each of its cases as "SUITE:CASE"; any other suite counts once as "SUITE".
+Every result is expected to be "pass" unless an expectations file says
+otherwise ("KEY RESULT reason...", RESULT one of pass, fail, skip; a KEY may
+end in * to cover several).  The run fails on any difference in either
+direction, on a missing suite, and on a kernel log that reports a problem.
+Prints "N passed, N failed, N skipped" as its last line.
+"""
+import fnmatch, re, sys
+
+KERNEL_BAD = [
+    r"Kernel panic", r"\bOops\b", r"\bBUG[: ]", r"WARNING:", r"cut here",
+    r"KASAN", r"UBSAN", r"kmemleak: \d+ new suspected", r"possible recursive locking",
+    r"possible circular locking", r"inconsistent lock state", r"lockdep",
+    r"INFO: task .* blocked", r"soft lockup", r"hard LOCKUP", r"rcu_.*stall",
+    r"general protection fault", r"double fault", r"Unable to handle",
+    r"unable to handle", r"stack-protector", r"list_(add|del) corruption",
+    r"scheduling while atomic", r"sleeping function called from invalid context",
+]
+
+def load_expect(paths):
+    exp = []
+    for path in paths:
+        for n, line in enumerate(open(path), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split(None, 2)
+            if len(parts) < 3 or parts[1] not in ("pass", "fail", "skip"):
+                sys.exit(f"{path}:{n}: expected 'KEY pass|fail|skip reason'")
+            exp.append((parts[0], parts[1]))
+    return exp
+
+def expected(exp, key):
+    for pat, res in reversed(exp):   # later files override earlier ones
+        if fnmatch.fnmatchcase(key, pat):
+            return res, pat
+    return "pass", None
+
+def parse(tap):
+    results, times, suites = {}, {}, []
+    plan, cur, inner, last_run = None, None, [], None
+    for raw in open(tap, errors="replace"):
+        line = raw.rstrip("\r\n")
+        m = re.match(r"^1\.\.(\d+)", line)
+        if m and plan is None:
+            plan = int(m.group(1))
+            continue
+        m = re.match(r"^# selftests: sci: (\S+)", line)
+        if m:
+            cur, inner, last_run = m.group(1), [], None
+            continue
+        m = re.match(r"^# time: (\S+) ([\d.]+) s", line)
+        if m:
+            times[m.group(1)] = float(m.group(2))
+            continue
+        if cur and line.startswith("# "):
+            body = line[2:]
+            m = re.match(r"^#\s+RUN\s+(\S+) \.\.\.", body)
+            if m:
+                last_run = m.group(1)
+            m = re.match(r"^(not ok|ok) \d+ (.*)$", body)
+            if m:
+                rest = m.group(2)
+                if "# SKIP" in rest:
+                    name = rest.split("# SKIP")[0].strip() or last_run or "?"
+                    inner.append((name, "skip", rest.split("# SKIP", 1)[1].strip()))
+                else:
+                    inner.append((rest.strip(), "pass" if m.group(1) == "ok" else "fail", ""))
+            continue
+        m = re.match(r"^(not ok|ok) \d+ selftests: sci: (\S+)\s*(.*)$", line)
+        if m:
+            name, status, note = m.group(2), m.group(1), m.group(3)
+            res = "skip" if "# SKIP" in note else ("pass" if status == "ok" else "fail")
+            suites.append((name, res, note))
+            if inner:
+                for case, r, why in inner:
+                    results[f"{name}:{case}"] = (r, why)
+                # A harness suite that died or timed out is a failure of its own.
+                if res == "fail":
+                    results[name] = (res, note)
+            else:
+                results[name] = (res, note)
+            cur, inner = None, []
+    return plan, suites, results, times
+
+def main():
+    tap, klog, *exp_paths = sys.argv[1:]
+    exp = load_expect(exp_paths)
+    plan, suites, results, times = parse(tap)
+    problems = []
+    if plan is None:
+        problems.append("the guest printed no TAP plan")
+    elif len(suites) != plan:
+        problems.append(f"the guest planned {plan} suites and reported {len(suites)}")
+    passed = skipped = xfail = 0
+    failed = len(problems)
+    for key, (res, why) in sorted(results.items()):
+        want, pat = expected(exp, key)
+        if res == want:
+            if res == "pass":
+                passed += 1
+            else:
+                skipped += 1
+                xfail += res == "fail"
+        else:
+            failed += 1
+            problems.append(f"{key}: {res}, expected {want}" + (f" ({why})" if why else ""))
+    for pat, res in exp:
+        if "*" not in pat and pat not in results and plan is not None and len(suites) == plan:
+            suite = pat.split(":")[0]
+            if any(s[0] == suite for s in suites):
+                problems.append(f"{pat}: expected {res}, but it did not run")
+                failed += 1
+    bad = []
+    try:
+        for line in open(klog, errors="replace"):
+            if any(re.search(p, line) for p in KERNEL_BAD):
+                bad.append(line.rstrip())
+    except FileNotFoundError:
+        bad.append("(no kernel log)")
+    print("# suite times: " + ", ".join(f"{k} {v:.1f}s" for k, v in times.items()))
+    for s, r, note in suites:
+        print(f"# suite {s}: {r} {note}".rstrip())
+    for p in problems:
+        print(f"# UNEXPECTED: {p}")
+    if bad:
+        print(f"# KERNEL LOG ({klog}) reports a problem:")
+        for l in bad[:20]:
+            print(f"#   {l}")
+        failed += 1
+    print(f"# {xfail} expected failures and the skips are documented in the expectations files")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    sys.exit(1 if failed or problems else 0)
+
+main()
