@@ -2,11 +2,12 @@
 # Boot the guest under QEMU and stream what it prints on its TAP channel.
 # usage: run-guest.sh BZIMAGE INITRD OUTDIR MODE [EXTRA_CMDLINE]
 # Environment: QEMU_ACCEL (tcg), QEMU_CPU (max), QEMU_SMP (2), QEMU_MEM (1024),
+#              GUEST_CMDLINE (extra kernel parameters, default "sci=on no5lvl"),
 #              GUEST_TIMEOUT (seconds, 900).
 # Exit status: 0 when the guest ran MODE to the end and powered off through
 # isa-debug-exit; 1 otherwise, with a message saying why.
 set -uo pipefail
-kernel=$1 initrd=$2 outdir=$3 mode=$4 extra=${5:-}
+kernel=$1 initrd=$2 outdir=$3 mode=$4 extra=${5:-${GUEST_CMDLINE-sci=on no5lvl}}
 accel=${QEMU_ACCEL:-tcg} cpu=${QEMU_CPU:-max} smp=${QEMU_SMP:-2} mem=${QEMU_MEM:-1024}
 tmo=${GUEST_TIMEOUT:-900}
 mkdir -p "$outdir"

@@ -18,21 +18,6 @@
 
 #include "kselftest_harness.h"
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
 TEST(two_cpus_online)
 {
 	ASSERT_EQ(2, sysconf(_SC_NPROCESSORS_ONLN));

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libsci: seccomp policies with System Call Isolation (SECCOMP_RET_ISOLATE).
+ *
+ * A struct sci_policy says, for each system call, what happens to it: the
+ * usual seccomp actions (allow, log, errno, trap, trace, user-notif,
+ * kill-thread, kill-process) and this project's two: isolate (run the
+ * syscall on the SCI page tables, kill on a violation) and isolate-learn
+ * (run it isolated, report violations but do not kill).  A policy is built
+ * with the functions below or parsed from a policy file (sci-policy(5)),
+ * compiled to classic BPF through libseccomp, and loaded with seccomp(2).
+ *
+ * Conventions
+ *   - Functions that can fail return 0 (or a non-negative value) on success
+ *     and a negative errno value on failure.  Those that take a
+ *     struct sci_error * fill it on failure when it is not NULL: for a
+ *     parse error with the file, line and column; otherwise with the code
+ *     and a message (file empty, line and column 0).
+ *   - The library has no global state and installs no signal handler.
+ *   - Thread safety: distinct struct sci_policy objects can be used from
+ *     distinct threads at the same time.  Functions that take a
+ *     const struct sci_policy * do not modify it and can run concurrently
+ *     on the same policy; functions that take a non-const pointer must not
+ *     run concurrently with any other call on the same policy.  The
+ *     compilation goes through libseccomp (a fresh filter context per call),
+ *     which caches the kernel's seccomp features process-wide on first use.
+ *     sci_policy_load() changes the calling thread (no_new_privs, the
+ *     filter) or, with SCI_LOAD_TSYNC, every thread of the process.
+ *
+ * See libsci(3), sci-policy(5) and sci-run(1).
+ */
+#ifndef SCI_H
+#define SCI_H
+
+#include <linux/filter.h>	/* struct sock_filter */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCI_VERSION_MAJOR 0
+#define SCI_VERSION_MINOR 1
+#define SCI_VERSION_MICRO 0
+
+/* "0.1.0" */
+const char *sci_version(void);
+
+/*
+ * The kernel ABI of the SCI patches (<linux/seccomp.h> of a patched
+ * kernel); defined here for headers that lack it.
+ */
+#ifndef SECCOMP_RET_ISOLATE
+#define SECCOMP_RET_ISOLATE	0x7f800000U /* allow, on the SCI page tables */
+#endif
+#ifndef SECCOMP_ISOLATE_LEARN
+#define SECCOMP_ISOLATE_LEARN	0x00000001U /* log violations, do not kill */
+#endif
+
+/*
+ * Actions.  The values are the kernel's SECCOMP_RET_* return values, so an
+ * action is also what the BPF program returns.
+ */
+#define SCI_ACT_KILL_PROCESS	0x80000000U
+#define SCI_ACT_KILL_THREAD	0x00000000U
+#define SCI_ACT_TRAP		0x00030000U
+#define SCI_ACT_ERRNO(e)	(0x00050000U | ((uint32_t)(e) & 0x0000ffffU))
+#define SCI_ACT_USER_NOTIF	0x7fc00000U
+#define SCI_ACT_TRACE(n)	(0x7ff00000U | ((uint32_t)(n) & 0x0000ffffU))
+#define SCI_ACT_LOG		0x7ffc0000U
+#define SCI_ACT_ALLOW		0x7fff0000U
+#define SCI_ACT_ISOLATE		0x7f800000U
+#define SCI_ACT_ISOLATE_LEARN	(SCI_ACT_ISOLATE | SECCOMP_ISOLATE_LEARN)
+
+/* Largest errno that SCI_ACT_ERRNO() accepts (the kernel's MAX_ERRNO). */
+#define SCI_ERRNO_MAX		4095
+
+/*
+ * 1 if @action is one of the actions above with valid data (an errno up to
+ * SCI_ERRNO_MAX, any 16-bit trace value, no data for the others), else 0.
+ */
+int sci_action_valid(uint32_t action);
+
+/*
+ * Write the policy-file spelling of @action into @buf ("allow",
+ * "return EPERM", "trace 7", "isolate-learn"...).  Returns the length it
+ * needed (like snprintf), or -EINVAL for an invalid action.
+ */
+int sci_action_format(uint32_t action, char *buf, size_t len);
+
+/* Argument comparisons; arg is 0 to 5, every comparison is on 64 bits. */
+enum sci_cmp {
+	SCI_CMP_EQ = 1,		/* arg == value */
+	SCI_CMP_NE,		/* arg != value */
+	SCI_CMP_LT,		/* arg <  value (unsigned) */
+	SCI_CMP_LE,		/* arg <= value */
+	SCI_CMP_GT,		/* arg >  value */
+	SCI_CMP_GE,		/* arg >= value */
+	SCI_CMP_MASKED_EQ,	/* (arg & mask) == value */
+	SCI_CMP_MASKED_NE,	/* (arg & mask) != value */
+	SCI_CMP_ANY_SET,	/* (arg & mask) != 0: minijail's "argN & MASK" */
+	SCI_CMP_IN,		/* (arg & ~mask) == 0: minijail's "argN in MASK" */
+};
+
+struct sci_cond {
+	unsigned int arg;
+	enum sci_cmp op;
+	uint64_t value;		/* unused by ANY_SET and IN */
+	uint64_t mask;		/* MASKED_EQ, MASKED_NE, ANY_SET and IN only */
+};
+
+#define SCI_COND(a, o, v)		((struct sci_cond){ (a), (o), (v), 0 })
+#define SCI_COND_MASK(a, o, m, v)	((struct sci_cond){ (a), (o), (v), (m) })
+
+/* Errors: a negative errno, and where it comes from. */
+struct sci_error {
+	int code;		/* the negative errno also returned */
+	unsigned int line;	/* 1-based; 0 when not about a file */
+	unsigned int column;	/* 1-based; 0 when not about a position */
+	char file[1024];	/* policy file (or buffer name), or "" */
+	char message[1024];	/* what went wrong / what was expected */
+};
+
+/*
+ * Print @err as "file:line:column: error: message" (or "error: message"
+ * when it is not about a file) followed by a newline.  Returns what fprintf
+ * returned.
+ */
+int sci_error_print(const struct sci_error *err, FILE *out);
+
+/* The policy: opaque. */
+struct sci_policy;
+
+/*
+ * A new empty policy whose default action (for every syscall without a
+ * rule) is @default_action.  Returns NULL with errno EINVAL (invalid
+ * action) or ENOMEM.
+ */
+struct sci_policy *sci_policy_new(uint32_t default_action);
+void sci_policy_free(struct sci_policy *policy);
+
+int sci_policy_set_default(struct sci_policy *policy, uint32_t action);
+uint32_t sci_policy_get_default(const struct sci_policy *policy);
+
+/*
+ * Add a rule: syscall @nr (x86_64 number, 0 to 4095) takes @action when all
+ * @ncond conditions hold (always when @ncond is 0).  The rules of one
+ * syscall are tried in the order they were added and the first whose
+ * conditions hold decides; when none does, the default action applies.
+ * -EINVAL: bad action, syscall number or condition; -EEXIST: the syscall
+ * already has an unconditional rule, so this one could never apply.
+ */
+int sci_policy_add_rule(struct sci_policy *policy, uint32_t action, int nr,
+			unsigned int ncond, const struct sci_cond *cond);
+/* The same by name; -ENOENT for a name that is not an x86_64 syscall. */
+int sci_policy_add_rule_name(struct sci_policy *policy, uint32_t action,
+			     const char *name, unsigned int ncond,
+			     const struct sci_cond *cond);
+
+/* 1 if syscall @nr has at least one rule, else 0. */
+int sci_policy_has_rule(const struct sci_policy *policy, int nr);
+
+/*
+ * Turn every isolate action of the policy (rules and default) into
+ * isolate-learn.  Returns how many were changed.
+ */
+int sci_policy_set_learn(struct sci_policy *policy);
+
+#define SCI_USES_ISOLATE	0x1	/* some rule or the default isolates */
+#define SCI_USES_ISOLATE_LEARN	0x2	/* ... in learn mode */
+#define SCI_USES_USER_NOTIF	0x4	/* needs a user-notification listener */
+unsigned int sci_policy_uses(const struct sci_policy *policy);
+
+/*
+ * What the policy decides for syscall @nr with arguments @args (6 values),
+ * computed from the rules themselves (not from the BPF): the reference
+ * semantics that the compiled filter implements for x86_64.
+ */
+uint32_t sci_policy_verdict(const struct sci_policy *policy, int nr,
+			    const uint64_t args[6]);
+
+/* Print the policy in readable form (sci-run --check). 0 or -errno. */
+int sci_policy_dump(const struct sci_policy *policy, FILE *out);
+
+/*
+ * Parsing (sci-policy(5)).  On success *out is a new policy; on failure
+ * *out is NULL, @err says where and what, and the return value is -EINVAL
+ * for a syntax or meaning error, or the errno of a failed open/read.
+ * @name names a buffer in messages and is the base of relative @include
+ * paths (its directory; the current directory when @name is NULL).
+ */
+#define SCI_PARSE_NO_INCLUDE	0x1	/* @include is an error */
+int sci_policy_parse_file(const char *path, unsigned int flags,
+			  struct sci_policy **out, struct sci_error *err);
+int sci_policy_parse_buffer(const char *buf, size_t len, const char *name,
+			    unsigned int flags, struct sci_policy **out,
+			    struct sci_error *err);
+
+/*
+ * Compile to classic BPF for x86_64 (other architectures, and x32 syscall
+ * numbers, kill the process).  On success *insns is a malloc()ed array
+ * of *len instructions; free() it.  Isolate actions come out as
+ * SECCOMP_RET_ISOLATE (| SECCOMP_ISOLATE_LEARN); with SCI_EXPORT_DEGRADE
+ * as SECCOMP_RET_ALLOW.  -E2BIG when the filter would exceed the kernel's
+ * 4096 instructions or a rule's conditions expand too far.
+ */
+#define SCI_EXPORT_DEGRADE	0x1
+int sci_policy_export(const struct sci_policy *policy, unsigned int flags,
+		      struct sock_filter **insns, size_t *len,
+		      struct sci_error *err);
+
+/* Print a BPF program, one instruction a line, isolate actions by name. */
+int sci_bpf_dump(const struct sock_filter *insns, size_t len, FILE *out);
+
+/*
+ * Is SECCOMP_RET_ISOLATE available?  Asks the kernel
+ * (seccomp(SECCOMP_GET_ACTION_AVAIL)).  1: yes; 0: no (EOPNOTSUPP, or a
+ * kernel without seccomp or without the query); a negative errno when the
+ * kernel's answer could not be understood.
+ */
+int sci_isolate_available(void);
+
+/*
+ * Loading.  Compiles @policy and installs it on the calling thread with
+ * seccomp(SECCOMP_SET_MODE_FILTER).
+ *
+ * Isolation: if the policy uses isolate or isolate-learn and the kernel
+ * does not support SECCOMP_RET_ISOLATE, the load is refused with
+ * -EOPNOTSUPP and an error message that says so; nothing is installed.
+ * With SCI_LOAD_ALLOW_DEGRADE every isolate action becomes allow instead
+ * and the warning callback is called (stderr when it is NULL) with a
+ * message that says so.  The library never installs a filter that returns
+ * SECCOMP_RET_ISOLATE on a kernel that does not report the action.
+ *
+ * Flags:
+ *   SCI_LOAD_NO_NNP         do not set no_new_privs first (it is set by
+ *                           default; without it the caller needs
+ *                           CAP_SYS_ADMIN)
+ *   SCI_LOAD_TSYNC          SECCOMP_FILTER_FLAG_TSYNC: every thread
+ *   SCI_LOAD_LOG            SECCOMP_FILTER_FLAG_LOG: log the actions
+ *                           that the kernel logs on request
+ *   SCI_LOAD_ALLOW_DEGRADE  opt-in: run isolate as allow where the kernel
+ *                           cannot isolate (warns)
+ *   SCI_LOAD_DRY_RUN        do everything but set no_new_privs and install
+ *                           the filter (the probe, the refusal, the
+ *                           degradation and its warning)
+ *
+ * A policy with user-notify is installed with
+ * SECCOMP_FILTER_FLAG_NEW_LISTENER and the listener is returned in
+ * opts->notify_fd (else -1); the caller owns it.  @opts may be NULL
+ * (no flags, warnings to stderr).
+ */
+#define SCI_LOAD_NO_NNP		0x01
+#define SCI_LOAD_TSYNC		0x02
+#define SCI_LOAD_LOG		0x04
+#define SCI_LOAD_ALLOW_DEGRADE	0x08
+#define SCI_LOAD_DRY_RUN	0x10
+
+typedef void (*sci_warn_fn)(void *arg, const char *message);
+
+struct sci_load_options {
+	unsigned int flags;
+	sci_warn_fn warn;	/* NULL: "libsci: warning: ..." on stderr */
+	void *warn_arg;
+	int notify_fd;		/* out */
+	int degraded;		/* out: 1 if isolate was degraded to allow */
+};
+
+int sci_policy_load(const struct sci_policy *policy,
+		    struct sci_load_options *opts, struct sci_error *err);
+
+/*
+ * The per-task SCI violation record, /proc/PID/sci on a patched kernel
+ * (readable by the parent, also while the child is a zombie).
+ */
+#define SCI_VIOL_VIOLATIONS	0x01
+#define SCI_VIOL_ENFORCED	0x02
+#define SCI_VIOL_SYSCALL	0x04
+#define SCI_VIOL_TARGET		0x08
+#define SCI_VIOL_CALLER		0x10
+#define SCI_VIOL_LAST_GRANT	0x20
+
+struct sci_violation {
+	unsigned int have;	/* SCI_VIOL_* of the fields that were there */
+	long violations;
+	int enforced;
+	long syscall;
+	char target[256];	/* e.g. "some_function+0x12/0x80" */
+	char caller[256];
+	char last_grant[256];
+};
+
+/*
+ * Parse the text of a record: "key: value" lines, unknown keys and
+ * malformed lines ignored, values truncated to the buffers.  Returns 0.
+ */
+int sci_violation_parse(const char *text, size_t len,
+			struct sci_violation *v);
+/* Read /proc/PID/sci.  -ENOENT: the kernel keeps no record. */
+int sci_violation_read(pid_t pid, struct sci_violation *v);
+
+/* Syscall names and numbers (x86_64, through libseccomp). */
+/* The number of @name, or -ENOENT (not a syscall on x86_64). */
+int sci_syscall_nr(const char *name);
+/* The name of @nr into @buf; -ENOENT if libseccomp knows no such number. */
+int sci_syscall_name(int nr, char *buf, size_t len);
+/*
+ * The known syscall name nearest to @name (edit distance) into @buf.
+ * 0 if there is one close enough, -ENOENT if not.
+ */
+int sci_syscall_suggest(const char *name, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCI_H */

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * System Call Isolation at work: isolated syscalls run, their handlers show
+ * up as verified code grants, a jump into the middle of a function kills
+ * the process (and only it), learning mode reports without killing, and
+ * isolation survives sleeping and migrating to another CPU.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "sci.h"
+
+static int test_fd(void)
+{
+	return open(SCI_TEST_PATH, O_RDWR);
+}
+
+/* Reap @pid after reading its /proc/PID/sci into @rec (may be NULL). */
+static int reap(pid_t pid, char *rec, size_t len)
+{
+	siginfo_t si;
+	char path[64];
+	int status;
+
+	if (rec) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT))
+			return -1;
+		snprintf(path, sizeof(path), "/proc/%d/sci", pid);
+		if (sci_read_file(path, rec, len) < 0)
+			rec[0] = '\0';
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+#define ASSERT_KILLED(status) do {					\
+	ASSERT_TRUE(WIFSIGNALED(status));				\
+	ASSERT_EQ(SIGKILL, WTERMSIG(status));				\
+} while (0)
+
+#define ASSERT_EXIT0(status) do {					\
+	ASSERT_TRUE(WIFEXITED(status));					\
+	ASSERT_EQ(0, WEXITSTATUS(status));				\
+} while (0)
+
+TEST(enabled)
+{
+	char buf[512];
+	unsigned int action = SECCOMP_RET_ISOLATE;
+
+	ASSERT_EQ(0, syscall(__NR_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action));
+	ASSERT_LT(0, sci_read_file("/proc/sys/kernel/seccomp/actions_avail",
+				   buf, sizeof(buf)));
+	ASSERT_NE(NULL, strstr(buf, "isolate"));
+	ASSERT_LE(0, sci_stat("syscalls"));
+}
+
+/* sci=on disables PCID: switches between tables are then full flushes. */
+TEST(no_pcid_while_enabled)
+{
+	static char buf[1 << 16];
+
+	ASSERT_LT(0, sci_read_file("/proc/cpuinfo", buf, sizeof(buf)));
+	ASSERT_EQ(NULL, strstr(buf, " pcid"));
+}
+
+TEST(get_answer)
+{
+	int fd = test_fd(), status;
+	long before = sci_stat("syscalls");
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	/* Not isolated. */
+	ASSERT_EQ(42, ioctl(fd, SCI_TEST_GET_ANSWER));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		_exit(ioctl(fd, SCI_TEST_GET_ANSWER) == 42 ? 0 : 1);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_EXIT0(status);
+	ASSERT_LT(before, sci_stat("syscalls"));
+}
+
+/* The demo: the bad call completes unisolated, and is killed isolated. */
+TEST(bad_call)
+{
+	int fd = test_fd(), status;
+	long kills = sci_stat("kills");
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "bad!"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "isolated bad call");
+		_exit(0);
+	}
+	status = reap(pid, rec, sizeof(rec));
+	TH_LOG("/proc/%d/sci: %s", pid, rec);
+	ASSERT_KILLED(status);
+	ASSERT_NE(NULL, strstr(rec, "violations: 1\n"));
+	ASSERT_NE(NULL, strstr(rec, "enforced: 1\n"));
+	ASSERT_NE(NULL, strstr(rec, "target: sci_test_target+0x1000/"));
+	ASSERT_NE(NULL, strstr(rec, "syscall: 16\n"));
+	ASSERT_LT(kills, sci_stat("kills"));
+}
+
+/* A kill is not an oops: no taint, no oops counted. */
+TEST(kill_is_not_an_oops)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long taint = sci_read_long("/proc/sys/kernel/tainted");
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "x");
+		_exit(0);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_KILLED(status);
+	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	ASSERT_EQ(taint, sci_read_long("/proc/sys/kernel/tainted"));
+}
+
+TEST(learning_mode)
+{
+	int fd = test_fd(), status;
+	long learned = sci_stat("learned");
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_LEARN))
+			_exit(90);
+		_exit(ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "learn") == 5 ? 0 : 1);
+	}
+	status = reap(pid, rec, sizeof(rec));
+	ASSERT_EXIT0(status);
+	ASSERT_NE(NULL, strstr(rec, "enforced: 0\n"));
+	ASSERT_NE(NULL, strstr(rec, "target: sci_test_target+0x1000/"));
+	ASSERT_LT(learned, sci_stat("learned"));
+}
+
+/* A sandboxed program cannot stack a learning filter to stop enforcement. */
+TEST(learning_stack_bypass)
+{
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE) ||
+		    sci_filter(-1, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_LEARN))
+			_exit(90);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "bypass?");
+		_exit(0);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_KILLED(status);
+}
+
+/* A legitimate call of a three-page function: faults mid-function, allowed. */
+TEST(multi_page_function)
+{
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_BIG_FUNC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		_exit(ioctl(fd, SCI_TEST_BIG_FUNC) == 0 ? 0 : 1);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_EXIT0(status);
+}
+
+/* Reading a text page (a data grant, NX) must not make it executable. */
+TEST(read_then_jump)
+{
+	static char buf[1 << 22];
+	unsigned long target = 0;
+	int fd = test_fd(), status;
+	char *p;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, sci_read_file("/proc/kallsyms", buf, sizeof(buf)));
+	p = strstr(buf, " sci_test_target\n");
+	ASSERT_NE(NULL, p);
+	while (p > buf && p[-1] != '\n')
+		p--;
+	target = strtoul(p, NULL, 16) + 4096;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_READ_CALL, target);
+		_exit(0);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_KILLED(status);
+}
+
+/* A kernel fetch from a user page is a violation, not an oops. */
+TEST(jump_to_user_page)
+{
+	int fd = test_fd(), status;
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned char *code;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	code = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, code);
+	code[0] = 0xc3;		/* ret */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_CALL_ADDR, (unsigned long)code);
+		_exit(0);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_KILLED(status);
+	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Sleep inside the isolated syscall, be moved to the other CPU meanwhile,
+ * then make the bad call: isolation must have followed the task.
+ */
+TEST(sleep_migrate_then_bad_call)
+{
+	int fd = test_fd(), status, sync[2];
+	long switches = sci_stat("switches_out");
+	cpu_set_t set;
+	char stat[1024], path[64], *p;
+	int i, cpu = -1;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(91);
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		close(sync[0]);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(92);
+		ioctl(fd, SCI_TEST_SLEEP_BAD, 800UL);
+		_exit(0);
+	}
+	close(sync[1]);
+	ASSERT_EQ(1, read(sync[0], path, 1));
+	usleep(300 * 1000);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	ASSERT_EQ(0, sched_setaffinity(pid, sizeof(set), &set));
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 50; i++) {
+		siginfo_t si = { 0 };
+
+		ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG));
+		if (si.si_pid == pid)
+			break;
+		usleep(50 * 1000);
+	}
+	/* Field 39 of stat: the CPU the task last ran on. */
+	ASSERT_LT(0, sci_read_file(path, stat, sizeof(stat)));
+	p = strrchr(stat, ')');
+	ASSERT_NE(NULL, p);
+	for (i = 2; i < 39 && p; i++)
+		p = strchr(p + 1, ' ');
+	ASSERT_NE(NULL, p);
+	cpu = atoi(p + 1);
+	status = reap(pid, NULL, 0);
+	TH_LOG("killed on CPU %d, SCI switch-outs %ld -> %ld", cpu, switches,
+	       sci_stat("switches_out"));
+	ASSERT_EQ(1, cpu);
+	ASSERT_KILLED(status);
+	ASSERT_LT(switches, sci_stat("switches_out"));
+}
+
+static void *spin(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+/* A violation in one thread kills the whole thread group. */
+TEST(two_threads_killed)
+{
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, spin, NULL))
+			_exit(91);
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "threads");
+		pthread_join(t, NULL);
+		_exit(0);
+	}
+	status = reap(pid, NULL, 0);
+	ASSERT_KILLED(status);
+}
+
+/*
+ * Each syscall, routed through ISOLATE, works, and its own handler shows
+ * up in the grant trace as verified code: counters alone prove nothing.
+ */
+static int isolated_workload(const char *what)
+{
+	char buf[64];
+	int p[2], fd;
+	pid_t c;
+
+	if (!strcmp(what, "getpid"))
+		return syscall(__NR_getpid) == getpid() ? 0 : 1;
+	if (!strcmp(what, "read") || !strcmp(what, "write")) {
+		if (pipe(p) || write(p[1], "abc", 3) != 3 || read(p[0], buf, 3) != 3)
+			return 1;
+		fd = open("/proc/self/stat", O_RDONLY);
+		return fd >= 0 && read(fd, buf, sizeof(buf)) > 0 ? 0 : 1;
+	}
+	if (!strcmp(what, "openat"))
+		return open("/proc/self/status", O_RDONLY) >= 0 ? 0 : 1;
+	if (!strcmp(what, "mmap")) {
+		char *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			return 1;
+		memset(m, 1, 1 << 20);
+		return munmap(m, 1 << 20);
+	}
+	if (!strcmp(what, "clone") || !strcmp(what, "vfork")) {
+		int status;
+
+		c = !strcmp(what, "vfork") ? vfork() : fork();
+		if (c == 0)
+			_exit(7);
+		if (c < 0 || waitpid(c, &status, 0) != c)
+			return 1;
+		return WIFEXITED(status) && WEXITSTATUS(status) == 7 ? 0 : 1;
+	}
+	if (!strcmp(what, "execve")) {
+		execl("/bin/true", "true", NULL);
+		return 1;
+	}
+	if (!strcmp(what, "exit_group"))
+		syscall(__NR_exit_group, 0);
+	return 1;
+}
+
+static void check_isolated(struct __test_metadata *_metadata, const char *what,
+			   int nr, const char *handler)
+{
+	int sync[2], status, has;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(sync[1]);
+		if (read(sync[0], &c, 1) != 1)
+			_exit(92);
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		_exit(isolated_workload(what));
+	}
+	close(sync[0]);
+	ASSERT_EQ(0, sci_trace_start(pid));
+	ASSERT_EQ(1, write(sync[1], "x", 1));
+	close(sync[1]);
+	status = reap(pid, NULL, 0);
+	has = sci_trace_code_page(nr, handler);
+	TH_LOG("%s: %d trace lines, page of %s %s in syscall %d", what,
+	       sci_trace_count(), handler, has ? "granted" : "NOT granted", nr);
+	ASSERT_EQ(0, sci_trace_start(0));
+	ASSERT_EXIT0(status);
+	ASSERT_EQ(1, has);
+}
+
+TEST(isolated_getpid) { check_isolated(_metadata, "getpid", __NR_getpid, "__x64_sys_getpid"); }
+TEST(isolated_read) { check_isolated(_metadata, "read", __NR_read, "__x64_sys_read"); }
+TEST(isolated_write) { check_isolated(_metadata, "write", __NR_write, "__x64_sys_write"); }
+TEST(isolated_openat) { check_isolated(_metadata, "openat", __NR_openat, "__x64_sys_openat"); }
+TEST(isolated_mmap) { check_isolated(_metadata, "mmap", __NR_mmap, "__x64_sys_mmap"); }
+TEST(isolated_fork) { check_isolated(_metadata, "clone", __NR_clone, "__x64_sys_clone"); }
+TEST(isolated_vfork) { check_isolated(_metadata, "vfork", __NR_vfork, "__x64_sys_vfork"); }
+TEST(isolated_execve) { check_isolated(_metadata, "execve", __NR_execve, "__x64_sys_execve"); }
+TEST(isolated_exit_group) { check_isolated(_metadata, "exit_group", __NR_exit_group, "__x64_sys_exit_group"); }
+
+TEST_HARNESS_MAIN
