@@ -17,7 +17,9 @@ import fnmatch, re, sys
 KERNEL_BAD = [
     r"Kernel panic", r"\bOops\b", r"\bBUG[: ]", r"WARNING:", r"cut here",
     r"KASAN", r"UBSAN", r"kmemleak: \d+ new suspected", r"possible recursive locking",
-    r"possible circular locking", r"inconsistent lock state", r"lockdep",
+    r"possible circular locking", r"inconsistent lock state", r"suspicious RCU usage",
+    r"possible irq lock inversion", r"lock held when returning", r"DEBUG_LOCKS_WARN_ON",
+    r"lockdep: .*(bug|BUG|warn)", r"possible deadlock",
     r"INFO: task .* blocked", r"soft lockup", r"hard LOCKUP", r"rcu_.*stall",
     r"general protection fault", r"double fault", r"Unable to handle",
     r"unable to handle", r"stack-protector", r"list_(add|del) corruption",

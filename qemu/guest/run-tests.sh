@@ -4,14 +4,18 @@
 # output indented with "# ", then one result line for it.
 # TIMEOUT may carry ",notcg": the test is reported as SKIP under QEMU's TCG,
 # where it cannot run (the reason is in selftests/expected/tcg.txt).
-# SCI_TESTS, if set, is a comma-separated list of names (shell patterns).
+# SCI_TESTS, if set, is a comma-separated list of names (shell patterns) to
+# run; a pattern with a leading "-" excludes instead.
 list=/sci/tests.list
 selected() {
-	[ -z "$SCI_TESTS" ] && return 0
+	inc=0 any=0
 	for pat in $(echo "$SCI_TESTS" | tr , ' '); do
-		case $1 in $pat) return 0 ;; esac
+		case $pat in
+		-*) case $1 in ${pat#-}) return 1 ;; esac ;;
+		*) any=1; case $1 in $pat) inc=1 ;; esac ;;
+		esac
 	done
-	return 1
+	[ $any = 0 ] || [ $inc = 1 ]
 }
 now() { cut -d' ' -f1 /proc/uptime; }
 tcg=0

@@ -25,6 +25,7 @@
 #define SCI_TEST_SLEEP_BAD	_IOW('S', 4, unsigned long)
 #define SCI_TEST_BIG_FUNC	_IO('S', 5)
 #define SCI_TEST_READ_CALL	_IOW('S', 6, unsigned long)
+#define SCI_TEST_CALL_UNMAPPED	_IOW('S', 7, unsigned long)
 
 /*
  * Install a filter: syscall @nr (or every syscall when @nr is -1) returns

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A kernel built with SCI but booted with sci=off: isolation is not
+ * available, and a filter that asks for it fails closed (the process is
+ * killed by SIGSYS), while the test hooks' bad call completes unisolated.
+ * Run in a guest booted with sci=off only.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "sci.h"
+
+TEST(booted_with_sci_off)
+{
+	char cmdline[4096];
+
+	ASSERT_LT(0, sci_read_file("/proc/cmdline", cmdline, sizeof(cmdline)));
+	ASSERT_NE(NULL, strstr(cmdline, "sci=off"));
+}
+
+TEST(not_available)
+{
+	unsigned int action = SECCOMP_RET_ISOLATE;
+	char buf[512];
+	struct stat st;
+
+	ASSERT_EQ(-1, syscall(__NR_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+	ASSERT_LT(0, sci_read_file("/proc/sys/kernel/seccomp/actions_avail",
+				   buf, sizeof(buf)));
+	ASSERT_EQ(NULL, strstr(buf, "isolate"));
+	/* No SCI state is exposed when it is off. */
+	ASSERT_NE(0, stat("/sys/kernel/debug/sci/stats", &st));
+}
+
+TEST(isolate_fails_closed)
+{
+	int fd = open(SCI_TEST_PATH, O_RDWR), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	/* Unisolated, the bad call is harmless and completes. */
+	ASSERT_EQ(3, ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "off"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_GET_ANSWER);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGSYS, WTERMSIG(status));
+}
+
+TEST_HARNESS_MAIN
