@@ -5,6 +5,9 @@
 #
 # See README.md for the targets and variables.
 
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 BUILD ?= build
 KCONFIG ?= default
 KTAR ?= /usr/src/linux-source-6.1.tar.xz

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The guest side of `make demo`: System Call Isolation at work, in words.
+step() { echo; echo "=== $*"; }
+stat() { sed -n "s/^$1 //p" /sys/kernel/debug/sci/stats; }
+run() { echo "\$ $*"; "$@"; echo "(exit status $?)"; }
+
+echo "SCI demo on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, kernel command line: $(cat /proc/cmdline)"
+dmesg | grep -m1 "sci: system call isolation enabled" ||
+	{ echo "SCI is not enabled in this guest"; exit 1; }
+echo "seccomp actions: $(cat /proc/sys/kernel/seccomp/actions_avail)"
+
+step "1. A program with some of its syscalls isolated"
+echo "sci-run loads a seccomp policy that marks read, write, openat and close"
+echo "'isolate', then runs cat: those syscalls run on the reduced page tables."
+s0=$(stat syscalls) c0=$(stat code_faults) d0=$(stat data_faults)
+run sci-run --isolate read,write,openat,close -- cat /proc/version
+s1=$(stat syscalls) c1=$(stat code_faults) d1=$(stat data_faults)
+echo "SCI counters: $((s1 - s0)) isolated syscalls, $((c1 - c0)) verified code pages and $((d1 - d0)) data pages mapped in on demand."
+
+step "2. The bad syscall, not isolated"
+echo "sci-hook write_dmesg_bad makes an ioctl whose kernel code jumps into the"
+echo "middle of a function (like a ROP gadget would). Without isolation nothing checks it:"
+run sci-hook write_dmesg_bad "hello from an unisolated bad call"
+
+step "3. The same syscall, isolated"
+echo "Now the ioctl runs isolated: the jump lands on a page that is not mapped,"
+echo "the page fault handler finds it is not the start of a function, and kills the program."
+run sci-run --isolate ioctl -- sci-hook write_dmesg_bad "hello from an isolated bad call"
+echo "The kernel's own line about it:"
+dmesg | grep "sci: .*unverified jump" | tail -1
+
+step "4. Learning mode reports instead of killing"
+run sci-run --learn --isolate ioctl -- sci-hook write_dmesg_bad "learning"
+dmesg | grep "not enforced" | tail -1
+
+step "5. The system is still running"
+run sci-run --isolate-all -- sh -c 'echo "a shell with every syscall isolated: $(ls / | wc -l) entries in /, pid $$"'
+echo "oops count: $(cat /sys/kernel/oops_count), taint flags: $(cat /proc/sys/kernel/tainted)"
+echo "SCI counters now:"
+sed 's/^/  /' /sys/kernel/debug/sci/stats
+echo
+echo "=== demo done"
