@@ -252,4 +252,39 @@ TEST(mid_function_targets)
 	ASSERT_EQ(taint, sci_read_long("/proc/sys/kernel/tainted"));
 }
 
+/*
+ * Global TLB entries survive the switch into the SCI tables, so no
+ * executable kernel mapping may be global while SCI is on, except the
+ * premapped entry text block (PTI makes it global) and the cpu_entry_area.
+ */
+TEST(no_global_executable_kernel_mappings)
+{
+	static char buf[1 << 20];
+	unsigned long entry = sci_ksym("__entry_text_start") & ~0x1fffffUL;
+	unsigned long entry_end = (sci_ksym("__entry_text_end") + 0x1fffff) & ~0x1fffffUL;
+	char *line, *save;
+	int global_x = 0, lines = 0;
+
+	ASSERT_NE(0, entry);
+	ASSERT_LT(0, sci_read_file("/sys/kernel/debug/page_tables/kernel",
+				   buf, sizeof(buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long start, end;
+
+		if (sscanf(line, "0x%lx-0x%lx", &start, &end) != 2)
+			continue;
+		lines++;
+		if (!strstr(line, " GLB ") || !strstr(line, " x "))
+			continue;
+		if (start >= entry && end <= entry_end)
+			continue;
+		if (start >= 0xfffffe0000000000UL && end <= 0xfffffe8000000000UL)
+			continue;	/* cpu_entry_area */
+		TH_LOG("global and executable: %s", line);
+		global_x++;
+	}
+	ASSERT_LT(10, lines);
+	ASSERT_EQ(0, global_x);
+}
+
 TEST_HARNESS_MAIN
