@@ -26,6 +26,10 @@ INITRD = $(B)/initramfs.cpio.gz
 RUN = $(B)/run-$(KCONFIG)
 FRAGMENTS = qemu/config/base.config $(if $(filter-out default,$(KCONFIG)),qemu/config/$(KCONFIG).config)
 KCC := $(if $(shell command -v ccache),ccache gcc,gcc)
+# Let ccache hit across clones (CI builds in a fresh one): paths relative to
+# the checkout; the kernel is built without debug info.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 STAGE = qemu/stage.sh
 
 ifeq ($(filter default debug kasan,$(KCONFIG)),)
