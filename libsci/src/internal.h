@@ -12,7 +12,9 @@
 #define SCI_NR_MAX	4095		/* largest syscall number in a rule */
 #define SCI_NARGS	6
 #define SCI_BPF_MAXINSNS 4096		/* the kernel's BPF_MAXINSNS */
-#define SCI_CLAUSE_MAX	4096		/* lowered clauses per rule */
+#define SCI_CLAUSE_MAX	1024		/* clauses while lowering a condition */
+#define SCI_SYS_RULES_MAX 256		/* libseccomp rules for one syscall */
+#define SCI_POLICY_RULES_MAX 1024	/* libseccomp rules in one policy */
 
 #define SCI_RET_ACTION_FULL 0xffff0000U
 #define SCI_RET_DATA	0x0000ffffU

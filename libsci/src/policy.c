@@ -417,18 +417,18 @@ static void dump_atom(const struct sci_atom *a, FILE *out)
 	switch (a->op) {
 	case SCI_CMP_MASKED_EQ:
 	case SCI_CMP_MASKED_NE:
-		fprintf(out, "arg%u & %#" PRIx64 " %s %#" PRIx64, a->arg,
+		fprintf(out, "arg%u & 0x%" PRIx64 " %s 0x%" PRIx64, a->arg,
 			a->mask, a->op == SCI_CMP_MASKED_EQ ? "==" : "!=",
 			a->value);
 		break;
 	case SCI_CMP_ANY_SET:
-		fprintf(out, "arg%u & %#" PRIx64, a->arg, a->mask);
+		fprintf(out, "arg%u & 0x%" PRIx64, a->arg, a->mask);
 		break;
 	case SCI_CMP_IN:
-		fprintf(out, "arg%u in %#" PRIx64, a->arg, a->mask);
+		fprintf(out, "arg%u in 0x%" PRIx64, a->arg, a->mask);
 		break;
 	default:
-		fprintf(out, "arg%u %s %#" PRIx64, a->arg, ops[a->op],
+		fprintf(out, "arg%u %s 0x%" PRIx64, a->arg, ops[a->op],
 			a->value);
 	}
 }

@@ -10,12 +10,12 @@ dmesg | grep -m1 "sci: system call isolation enabled" ||
 echo "seccomp actions: $(cat /proc/sys/kernel/seccomp/actions_avail)"
 
 step "1. A program with some of its syscalls isolated"
-echo "sci-run loads a seccomp policy that marks read, write, openat and close"
+echo "sci-run loads a seccomp policy that marks read, write, openat, close and sendfile"
 echo "'isolate', then runs cat: those syscalls run on the reduced page tables."
 s0=$(stat syscalls) c0=$(stat code_faults) d0=$(stat data_faults)
-run sci-run --isolate read,write,openat,close -- cat /proc/version
+run sci-run --isolate read,write,openat,close,sendfile -- cat /proc/version
 s1=$(stat syscalls) c1=$(stat code_faults) d1=$(stat data_faults)
-echo "SCI counters: $((s1 - s0)) isolated syscalls, $((c1 - c0)) verified code pages and $((d1 - d0)) data pages mapped in on demand."
+echo "SCI counters: $((s1 - s0)) isolated syscalls, $((c1 - c0)) code faults (each verified) and $((d1 - d0)) data faults served by mapping pages in on demand."
 
 step "2. The bad syscall, not isolated"
 echo "sci-hook write_dmesg_bad makes an ioctl whose kernel code jumps into the"
