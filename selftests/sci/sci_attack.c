@@ -30,7 +30,7 @@ static int read_dump(pid_t pid, struct range *r, int max, char *head, size_t hle
 		return -1;
 	if (sci_read_file("/sys/kernel/debug/sci/dump", buf, sizeof(buf)) <= 0)
 		return -1;
-	snprintf(head, hlen, "%s", buf);
+	snprintf(head, hlen, "%.*s", (int)hlen - 1, buf);
 	for (line = strtok_r(buf, "\n", &save); line && n < max;
 	     line = strtok_r(NULL, "\n", &save)) {
 		unsigned long pages;

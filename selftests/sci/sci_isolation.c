@@ -10,6 +10,8 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -439,5 +441,87 @@ TEST(isolated_fork) { check_isolated(_metadata, "clone", __NR_clone, "__x64_sys_
 TEST(isolated_vfork) { check_isolated(_metadata, "vfork", __NR_vfork, "__x64_sys_vfork"); }
 TEST(isolated_execve) { check_isolated(_metadata, "execve", __NR_execve, "__x64_sys_execve"); }
 TEST(isolated_exit_group) { check_isolated(_metadata, "exit_group", __NR_exit_group, "__x64_sys_exit_group"); }
+
+/*
+ * A tracer changes the syscall at its TRACE stop: the recheck decides
+ * isolation anew.  @from is made, the tracer turns it into @to; filter one
+ * traces @from, filter two isolates @isolated.  Returns the child's status;
+ * the grant trace of the child is left for the caller.
+ */
+static int trace_and_change(struct __test_metadata *_metadata, int from, int to,
+			    int isolated)
+{
+	int status, sync[2];
+	pid_t pid, ppid = getpid();
+	long ret;
+	char c;
+
+	ASSERT_EQ(0, pipe(sync));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(sync[1]);
+		if (read(sync[0], &c, 1) != 1 || ptrace(PTRACE_TRACEME, 0, 0, 0))
+			_exit(92);
+		raise(SIGSTOP);
+		if (sci_filter(from, SECCOMP_RET_TRACE | 1) ||
+		    sci_filter(isolated, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		/* The result travels in the exit status: 0 = ppid, 1 = pid. */
+		ret = syscall(from);
+		_exit(ret == ppid ? 0 : ret == getpid() ? 1 : 2);
+	}
+	close(sync[0]);
+	ASSERT_EQ(0, sci_trace_start(pid));
+	ASSERT_EQ(1, write(sync[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(0, ptrace(PTRACE_SETOPTIONS, pid, 0,
+			    PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL));
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, 0, 0));
+	for (;;) {
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			break;
+		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
+			struct user_regs_struct regs;
+
+			ASSERT_EQ(0, ptrace(PTRACE_GETREGS, pid, 0, &regs));
+			ASSERT_EQ(from, (int)regs.orig_rax);
+			regs.orig_rax = to;
+			ASSERT_EQ(0, ptrace(PTRACE_SETREGS, pid, 0, &regs));
+			ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, 0, 0));
+		} else {
+			ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, 0, WSTOPSIG(status)));
+		}
+	}
+	return status;
+}
+
+/* getpid (not isolated) becomes getppid (isolated): it runs isolated. */
+TEST(trace_change_to_isolated)
+{
+	int status = trace_and_change(_metadata, __NR_getpid, __NR_getppid,
+				      __NR_getppid);
+	int has = sci_trace_code_page(__NR_getppid, "__x64_sys_getppid");
+
+	ASSERT_EQ(0, sci_trace_start(0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));	/* getppid's result */
+	ASSERT_EQ(1, has);
+}
+
+/* getppid (isolated) becomes getpid (not isolated): it runs unisolated. */
+TEST(trace_change_to_unisolated)
+{
+	int status = trace_and_change(_metadata, __NR_getppid, __NR_getpid,
+				      __NR_getppid);
+	int lines = sci_trace_count();
+
+	ASSERT_EQ(0, sci_trace_start(0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(1, WEXITSTATUS(status));	/* getpid's result */
+	ASSERT_EQ(0, lines);
+}
 
 TEST_HARNESS_MAIN
