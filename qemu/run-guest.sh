@@ -32,6 +32,7 @@ case $rc in
 1) exit 0 ;;		# sci-poweroff 0: (0 << 1) | 1
 124|137) echo "# FAILED: the guest did not finish within $tmo s (GUEST_TIMEOUT)" ;;
 0) echo "# FAILED: the guest rebooted instead of powering off (panic? see $klog)" ;;
+3) echo "# FAILED: the guest reported a failure of its $mode run" ;;
 *) echo "# FAILED: QEMU exited with status $rc" ;;
 esac
 grep -m3 -E "Kernel panic|Oops|BUG:" "$klog" | sed 's/^/#   /'

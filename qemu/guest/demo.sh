@@ -2,7 +2,8 @@
 # The guest side of `make demo`: System Call Isolation at work, in words.
 step() { echo; echo "=== $*"; }
 stat() { sed -n "s/^$1 //p" /sys/kernel/debug/sci/stats; }
-run() { echo "\$ $*"; "$@"; echo "(exit status $?)"; }
+run() { echo "\$ $*"; "$@"; last=$?; echo "(exit status $last)"; }
+fail=0
 
 echo "SCI demo on $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, kernel command line: $(cat /proc/cmdline)"
 dmesg | grep -m1 "sci: system call isolation enabled" ||
@@ -26,6 +27,7 @@ step "3. The same syscall, isolated"
 echo "Now the ioctl runs isolated: the jump lands on a page that is not mapped,"
 echo "the page fault handler finds it is not the start of a function, and kills the program."
 run sci-run --isolate ioctl -- sci-hook write_dmesg_bad "hello from an isolated bad call"
+[ "$last" = 137 ] || { echo "DEMO FAILED: the isolated bad call was not killed"; fail=1; }
 echo "The kernel's own line about it:"
 dmesg | grep "sci: .*unverified jump" | tail -1
 
@@ -38,5 +40,7 @@ run sci-run --isolate-all -- sh -c 'echo "a shell with every syscall isolated: $
 echo "oops count: $(cat /sys/kernel/oops_count), taint flags: $(cat /proc/sys/kernel/tainted)"
 echo "SCI counters now:"
 sed 's/^/  /' /sys/kernel/debug/sci/stats
+[ "$(cat /sys/kernel/oops_count)" = 0 ] || { echo "DEMO FAILED: the kernel oopsed"; fail=1; }
+[ $fail = 0 ] || exit 1
 echo
 echo "=== demo done"
