@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The test hooks of CONFIG_SYSCALL_ISOLATION_TEST (arch/x86/mm/sci_test.c) */
@@ -26,6 +27,8 @@
 #define SCI_TEST_BIG_FUNC	_IO('S', 5)
 #define SCI_TEST_READ_CALL	_IOW('S', 6, unsigned long)
 #define SCI_TEST_CALL_UNMAPPED	_IOW('S', 7, unsigned long)
+#define SCI_TEST_STALE		_IOW('S', 8, unsigned long)
+#define SCI_TEST_WRITE_STATE	_IOW('S', 9, unsigned long)
 
 /*
  * Install a filter: syscall @nr (or every syscall when @nr is -1) returns
@@ -179,5 +182,37 @@ static inline int sci_trace_count(void)
 		n += *p == '\n';
 	return n;
 }
+
+/* Reap @pid after reading its /proc/PID/sci into @rec (may be NULL). */
+static inline int sci_reap(pid_t pid, char *rec, size_t len)
+{
+	siginfo_t si;
+	char path[64];
+	int status;
+
+	if (rec) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT))
+			return -1;
+		snprintf(path, sizeof(path), "/proc/%d/sci", pid);
+		if (sci_read_file(path, rec, len) < 0)
+			rec[0] = '\0';
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+#ifdef __KSELFTEST_HARNESS_H
+#define ASSERT_KILLED(status) do {					\
+	ASSERT_TRUE(WIFSIGNALED(status));				\
+	ASSERT_EQ(SIGKILL, WTERMSIG(status));				\
+} while (0)
+
+#define ASSERT_EXIT0(status) do {					\
+	ASSERT_TRUE(WIFEXITED(status));					\
+	ASSERT_EQ(0, WEXITSTATUS(status));				\
+} while (0)
+#endif
 
 #endif

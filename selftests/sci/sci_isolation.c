@@ -23,36 +23,6 @@ static int test_fd(void)
 	return open(SCI_TEST_PATH, O_RDWR);
 }
 
-/* Reap @pid after reading its /proc/PID/sci into @rec (may be NULL). */
-static int reap(pid_t pid, char *rec, size_t len)
-{
-	siginfo_t si;
-	char path[64];
-	int status;
-
-	if (rec) {
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT))
-			return -1;
-		snprintf(path, sizeof(path), "/proc/%d/sci", pid);
-		if (sci_read_file(path, rec, len) < 0)
-			rec[0] = '\0';
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return status;
-}
-
-#define ASSERT_KILLED(status) do {					\
-	ASSERT_TRUE(WIFSIGNALED(status));				\
-	ASSERT_EQ(SIGKILL, WTERMSIG(status));				\
-} while (0)
-
-#define ASSERT_EXIT0(status) do {					\
-	ASSERT_TRUE(WIFEXITED(status));					\
-	ASSERT_EQ(0, WEXITSTATUS(status));				\
-} while (0)
-
 TEST(enabled)
 {
 	char buf[512];
@@ -90,7 +60,7 @@ TEST(get_answer)
 			_exit(90);
 		_exit(ioctl(fd, SCI_TEST_GET_ANSWER) == 42 ? 0 : 1);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_EXIT0(status);
 	ASSERT_LT(before, sci_stat("syscalls"));
 }
@@ -113,7 +83,7 @@ TEST(bad_call)
 		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "isolated bad call");
 		_exit(0);
 	}
-	status = reap(pid, rec, sizeof(rec));
+	status = sci_reap(pid, rec, sizeof(rec));
 	TH_LOG("/proc/%d/sci: %s", pid, rec);
 	ASSERT_KILLED(status);
 	ASSERT_NE(NULL, strstr(rec, "violations: 1\n"));
@@ -140,7 +110,7 @@ TEST(kill_is_not_an_oops)
 		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "x");
 		_exit(0);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_KILLED(status);
 	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	ASSERT_EQ(taint, sci_read_long("/proc/sys/kernel/tainted"));
@@ -161,7 +131,7 @@ TEST(learning_mode)
 			_exit(90);
 		_exit(ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "learn") == 5 ? 0 : 1);
 	}
-	status = reap(pid, rec, sizeof(rec));
+	status = sci_reap(pid, rec, sizeof(rec));
 	ASSERT_EXIT0(status);
 	ASSERT_NE(NULL, strstr(rec, "enforced: 0\n"));
 	ASSERT_NE(NULL, strstr(rec, "target: sci_test_target+0x1000/"));
@@ -184,7 +154,7 @@ TEST(learning_stack_bypass)
 		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "bypass?");
 		_exit(0);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_KILLED(status);
 }
 
@@ -203,7 +173,7 @@ TEST(multi_page_function)
 			_exit(90);
 		_exit(ioctl(fd, SCI_TEST_BIG_FUNC) == 0 ? 0 : 1);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_EXIT0(status);
 }
 
@@ -231,7 +201,7 @@ TEST(read_then_jump)
 		ioctl(fd, SCI_TEST_READ_CALL, target);
 		_exit(0);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_KILLED(status);
 }
 
@@ -256,7 +226,7 @@ TEST(jump_to_user_page)
 		ioctl(fd, SCI_TEST_CALL_ADDR, (unsigned long)code);
 		_exit(0);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_KILLED(status);
 	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
@@ -314,7 +284,7 @@ TEST(sleep_migrate_then_bad_call)
 		p = strchr(p + 1, ' ');
 	ASSERT_NE(NULL, p);
 	cpu = atoi(p + 1);
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	TH_LOG("killed on CPU %d, SCI switch-outs %ld -> %ld", cpu, switches,
 	       sci_stat("switches_out"));
 	ASSERT_EQ(1, cpu);
@@ -349,7 +319,7 @@ TEST(two_threads_killed)
 		pthread_join(t, NULL);
 		_exit(0);
 	}
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	ASSERT_KILLED(status);
 }
 
@@ -423,7 +393,7 @@ static void check_isolated(struct __test_metadata *_metadata, const char *what,
 	ASSERT_EQ(0, sci_trace_start(pid));
 	ASSERT_EQ(1, write(sync[1], "x", 1));
 	close(sync[1]);
-	status = reap(pid, NULL, 0);
+	status = sci_reap(pid, NULL, 0);
 	has = sci_trace_code_page(nr, handler);
 	TH_LOG("%s: %d trace lines, page of %s %s in syscall %d", what,
 	       sci_trace_count(), handler, has ? "granted" : "NOT granted", nr);

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SCI holding up under the kernel's own changes, memory pressure and an
+ * attacker: grants never outlive the kernel mapping they copy, SCI's own
+ * state is never writable from an isolated syscall, data grants are capped
+ * and recycled instead of killing, SCI page tables are accounted and
+ * freed, failed allocations fail closed, and the user half of the SCI
+ * tables follows the mm while another thread maps and unmaps a top-level
+ * slot.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "sci.h"
+
+static int test_fd(void)
+{
+	return open(SCI_TEST_PATH, O_RDWR);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stale grants: vfree, set_memory_ro, set_direct_map_invalid_noflush */
+
+enum { STALE_VFREE, STALE_SET_MEMORY_RO, STALE_DIRECT_MAP };
+
+static void check_stale(struct __test_metadata *_metadata, unsigned long which)
+{
+	long stale = sci_stat("stale_grants");
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, stale);
+	/* Not isolated: the hook has nothing granted and says so. */
+	ASSERT_EQ(-1, ioctl(fd, SCI_TEST_STALE, which));
+	ASSERT_EQ(EAGAIN, errno);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (!ioctl(fd, SCI_TEST_STALE, which))
+			_exit(0);
+		/* 1: the grant survived the kernel's change */
+		_exit(errno == EEXIST ? 1 : 10 + errno);
+	}
+	status = sci_reap(pid, NULL, 0);
+	TH_LOG("status 0x%x (exit 1: stale grant left mapped)", status);
+	ASSERT_EXIT0(status);
+	ASSERT_LT(stale, sci_stat("stale_grants"));
+}
+
+TEST(stale_grant_vfree) { check_stale(_metadata, STALE_VFREE); }
+TEST(stale_grant_set_memory_ro) { check_stale(_metadata, STALE_SET_MEMORY_RO); }
+TEST(stale_grant_set_direct_map) { check_stale(_metadata, STALE_DIRECT_MAP); }
+
+/* ------------------------------------------------------------------ */
+/* SCI's own state is never writable from an isolated syscall */
+
+static void check_write_state(struct __test_metadata *_metadata,
+			      unsigned long which)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long kills = sci_stat("kills");
+	int fd = test_fd(), status;
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(-1, ioctl(fd, SCI_TEST_WRITE_STATE, which));
+	ASSERT_EQ(EAGAIN, errno);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_WRITE_STATE, which);
+		_exit(0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("/proc/%d/sci: %s", pid, rec);
+	ASSERT_KILLED(status);
+	ASSERT_NE(NULL, strstr(rec, "reason: write to SCI state\n"));
+	/* A data address is never printed raw (KASLR): hashed, not 0xffff8... */
+	ASSERT_EQ(NULL, strstr(rec, "target: 0xffff"));
+	ASSERT_LT(kills, sci_stat("kills"));
+	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST(write_cpu_sci_killed) { check_write_state(_metadata, 0); }
+TEST(write_own_pgd_killed) { check_write_state(_metadata, 1); }
+TEST(write_descriptor_killed) { check_write_state(_metadata, 2); }
+TEST(write_grant_array_killed) { check_write_state(_metadata, 3); }
+TEST(write_table_page_killed) { check_write_state(_metadata, 4); }
+
+/* ------------------------------------------------------------------ */
+/* Data grants are capped (kernel.sci_max_data_grants) and recycled */
+
+#define MAX_GRANTS "/proc/sys/kernel/sci_max_data_grants"
+#define CAP_FILE "/tmp/sci_cap_data"
+#define CAP_SIZE (2 << 20)
+
+TEST(data_grant_cap_recycles)
+{
+	static unsigned char buf[CAP_SIZE];
+	long recycles = sci_stat("recycles"), kills = sci_stat("kills");
+	long old = sci_read_long(MAX_GRANTS);
+	int fd, status;
+	char val[32];
+	pid_t pid;
+	size_t i;
+
+	ASSERT_LT(0, old);
+	/* The sysctl refuses a cap that could starve one instruction. */
+	ASSERT_EQ(-1, sci_write_file(MAX_GRANTS, "8"));
+	ASSERT_EQ(-1, sci_write_file(MAX_GRANTS, "1000000"));
+	ASSERT_EQ(old, sci_read_long(MAX_GRANTS));
+
+	for (i = 0; i < CAP_SIZE; i++)
+		buf[i] = (unsigned char)(i * 7 + i / 4096);
+	fd = open(CAP_FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(CAP_SIZE, write(fd, buf, CAP_SIZE));
+	close(fd);
+
+	ASSERT_EQ(0, sci_write_file(MAX_GRANTS, "64"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		static unsigned char in[CAP_SIZE];
+		ssize_t n, got = 0;
+
+		fd = open(CAP_FILE, O_RDONLY);
+		if (fd < 0 || sci_filter(__NR_read, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		/* One isolated read touches 512 page-cache pages. */
+		while (got < CAP_SIZE && (n = read(fd, in + got, CAP_SIZE - got)) > 0)
+			got += n;
+		_exit(got == CAP_SIZE && !memcmp(in, buf, CAP_SIZE) ? 0 : 1);
+	}
+	status = sci_reap(pid, NULL, 0);
+	snprintf(val, sizeof(val), "%ld", old);
+	ASSERT_EQ(0, sci_write_file(MAX_GRANTS, val));
+	unlink(CAP_FILE);
+	TH_LOG("recycles %ld -> %ld", recycles, sci_stat("recycles"));
+	ASSERT_EXIT0(status);
+	ASSERT_LT(recycles, sci_stat("recycles"));
+	ASSERT_EQ(kills, sci_stat("kills"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Accounting and freeing of SCI page tables */
+
+static long meminfo_kb(const char *key)
+{
+	char buf[8192], *p;
+
+	if (sci_read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, key);
+	return p ? atol(p + strlen(key) + 1) : -1;
+}
+
+/*
+ * @n children that each make one syscall (isolated or not) and wait for
+ * the pipe to close; returns PageTables (kB) while they are all alive.
+ */
+static long children_page_tables(int n, int isolate, long *tables,
+				 long *table_pages)
+{
+	int pfd[2], rfd[2], i;
+	pid_t pids[64];
+	long kb;
+	char c;
+
+	if (n > 64 || pipe(pfd) || pipe(rfd))
+		return -1;
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			close(pfd[1]);
+			if (isolate && sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			syscall(__NR_getpid);
+			write(rfd[1], "r", 1);
+			read(pfd[0], &c, 1);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (read(rfd[0], &c, 1) != 1)
+			return -1;
+	kb = meminfo_kb("PageTables:");
+	*tables = sci_stat("tables");
+	*table_pages = sci_stat("table_pages");
+	close(pfd[1]);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	close(pfd[0]);
+	close(rfd[0]);
+	close(rfd[1]);
+	return kb;
+}
+
+TEST(page_tables_accounted_and_freed)
+{
+	long pt0 = meminfo_kb("PageTables:"), t0 = sci_stat("tables");
+	long tp0 = sci_stat("table_pages"), t, tp, plain, iso, sci_kb;
+	int i, status;
+
+	ASSERT_LT(0, pt0);
+	plain = children_page_tables(50, 0, &t, &tp);
+	ASSERT_LT(0, plain);
+	ASSERT_EQ(t0, t);
+	iso = children_page_tables(50, 1, &t, &tp);
+	ASSERT_LT(0, iso);
+	ASSERT_EQ(t0 + 50, t);
+	/* Each task: its order-1 PGD plus the pages below it. */
+	sci_kb = ((t - t0) * 2 + (tp - tp0)) * 4;
+	TH_LOG("PageTables: %ld kB at start, %ld with 50 plain children, %ld with 50 isolated; SCI tables %ld kB (%ld kB per task)",
+	       pt0, plain, iso, sci_kb, sci_kb / 50);
+	ASSERT_LE(sci_kb, iso - plain + 64);
+
+	/* 200 more isolated processes come and go: nothing stays behind. */
+	for (i = 0; i < 200; i++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			if (sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			_exit(syscall(__NR_getpid) > 0 ? 0 : 1);
+		}
+		status = sci_reap(pid, NULL, 0);
+		ASSERT_EXIT0(status);
+	}
+	TH_LOG("after 200 isolated processes: PageTables %ld kB, tables %ld, table_pages %ld",
+	       meminfo_kb("PageTables:"), sci_stat("tables"), sci_stat("table_pages"));
+	ASSERT_EQ(t0, sci_stat("tables"));
+	ASSERT_EQ(tp0, sci_stat("table_pages"));
+	ASSERT_GE(pt0 + 16, meminfo_kb("PageTables:"));
+}
+
+#define KMEMLEAK "/sys/kernel/debug/kmemleak"
+
+TEST(kmemleak_finds_nothing)
+{
+	static char report[1 << 16];
+	int fd = test_fd(), i;
+
+	if (access(KMEMLEAK, F_OK))
+		SKIP(return, "CONFIG_DEBUG_KMEMLEAK is not set in this kernel");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, sci_write_file(KMEMLEAK, "clear"));
+	for (i = 0; i < 200; i++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			/* Every tenth one is killed by a violation. */
+			ioctl(fd, i % 10 ? SCI_TEST_GET_ANSWER :
+			      SCI_TEST_WRITE_DMESG_BAD, "leak?");
+			_exit(0);
+		}
+		sci_reap(pid, NULL, 0);
+	}
+	/* kmemleak reports objects older than 5 s only. */
+	sleep(6);
+	ASSERT_EQ(0, sci_write_file(KMEMLEAK, "scan"));
+	ASSERT_EQ(0, sci_write_file(KMEMLEAK, "scan"));
+	ASSERT_LE(0, sci_read_file(KMEMLEAK, report, sizeof(report)));
+	TH_LOG("kmemleak: %s", report[0] ? report : "(nothing)");
+	ASSERT_EQ(NULL, strstr(report, "unreferenced object"));
+}
+
+/* ------------------------------------------------------------------ */
+/* Fault injection: a failed SCI allocation never runs a syscall unisolated */
+
+#define FPA "/sys/kernel/debug/fail_page_alloc/"
+
+static int fpa_set(const char *knob, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), FPA "%s", knob);
+	return sci_write_file(path, val);
+}
+
+/* Children with a fresh mm each: outcome counts of one isolated getpid. */
+static void fpa_round(int n, int *ok, int *enomem, int *killed, int *other)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0) {
+			(*other)++;
+			continue;
+		}
+		if (pid == 0) {
+			long r;
+
+			if (sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			if (sci_write_file("/proc/self/make-it-fail", "1"))
+				_exit(91);
+			r = syscall(__NR_getpid);
+			_exit(r > 0 ? 0 : r == -1 && errno == ENOMEM ? 1 : 2);
+		}
+		status = sci_reap(pid, NULL, 0);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			(*ok)++;
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+			(*enomem)++;
+		else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+			(*killed)++;
+		else
+			(*other)++;
+	}
+}
+
+TEST(fail_page_alloc_fails_closed)
+{
+	long t0 = sci_stat("tables"), tp0 = sci_stat("table_pages");
+	long sys0 = sci_stat("syscalls");
+	int ok = 0, enomem = 0, killed = 0, other = 0;
+
+	if (access(FPA "probability", F_OK))
+		SKIP(return, "CONFIG_FAIL_PAGE_ALLOC is not set in this kernel");
+	ASSERT_EQ(0, fpa_set("task-filter", "Y"));
+	ASSERT_EQ(0, fpa_set("ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, fpa_set("ignore-gfp-highmem", "N"));
+	ASSERT_EQ(0, fpa_set("min-order", "0"));
+	ASSERT_EQ(0, fpa_set("verbose", "0"));
+	ASSERT_EQ(0, fpa_set("interval", "1"));
+	ASSERT_EQ(0, fpa_set("times", "-1"));
+
+	/* Every allocation fails: the syscall does not run at all. */
+	ASSERT_EQ(0, fpa_set("probability", "100"));
+	fpa_round(20, &ok, &enomem, &killed, &other);
+	TH_LOG("probability 100: ok %d, ENOMEM %d, killed %d, other %d",
+	       ok, enomem, killed, other);
+	ASSERT_EQ(20, enomem);
+	ASSERT_EQ(sys0, sci_stat("syscalls"));
+
+	/* Some allocations fail: each syscall runs isolated or not at all. */
+	ok = enomem = killed = other = 0;
+	ASSERT_EQ(0, fpa_set("probability", "5"));
+	fpa_round(100, &ok, &enomem, &killed, &other);
+	ASSERT_EQ(0, fpa_set("probability", "0"));
+	TH_LOG("probability 5: ok %d, ENOMEM %d, killed %d, other %d; isolated syscalls counted %ld",
+	       ok, enomem, killed, other, sci_stat("syscalls") - sys0);
+	ASSERT_EQ(0, other);
+	ASSERT_LT(0, enomem);
+	ASSERT_LT(0, ok);
+	ASSERT_GE(sci_stat("syscalls") - sys0, ok);
+	/* The failure paths free what they had allocated. */
+	ASSERT_EQ(t0, sci_stat("tables"));
+	ASSERT_EQ(tp0, sci_stat("table_pages"));
+}
+
+/* ------------------------------------------------------------------ */
+/* The user half under a racing munmap of a whole top-level slot */
+
+/* Alone in its PGD slot (512 GiB): munmap frees the slot's PUD page. */
+#define RACE_ADDR ((void *)0x500000000000UL)
+
+static volatile int race_stop;
+
+static void *race_mapper(void *arg)
+{
+	long *maps = arg;
+
+	while (!race_stop) {
+		char *p = mmap(RACE_ADDR, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			       -1, 0);
+
+		if (p != RACE_ADDR)
+			continue;
+		*(volatile char *)p = 1;
+		munmap(p, 4096);
+		(*maps)++;
+	}
+	return NULL;
+}
+
+TEST(user_half_race)
+{
+	const char *env = getenv("SCI_RACE_SECONDS");
+	int seconds = env ? atoi(env) : 30, status, pfd[2];
+	long kills = sci_stat("kills"), res[3];
+	char cmdline[1024];
+	pid_t pid;
+
+	ASSERT_LE(0, sci_read_file("/proc/cmdline", cmdline, sizeof(cmdline)));
+	TH_LOG("%d s; init_on_free=1 %s", seconds,
+	       strstr(cmdline, "init_on_free=1") ? "on" : "not on the command line");
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long maps = 0, ok = 0, efault = 0, r[3];
+		int zero = open("/dev/zero", O_RDONLY);
+		int null = open("/dev/null", O_WRONLY);
+		time_t end = time(NULL) + seconds;
+		pthread_t th;
+
+		/* Both threads isolated, mmap and munmap included. */
+		if (zero < 0 || null < 0 || sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (pthread_create(&th, NULL, race_mapper, &maps))
+			_exit(91);
+		while (time(NULL) < end) {
+			ssize_t a = read(zero, RACE_ADDR, 1);
+			ssize_t b = write(null, RACE_ADDR, 1);
+
+			ok += (a == 1) + (b == 1);
+			efault += (a < 0 && errno == EFAULT) + (b < 0 && errno == EFAULT);
+		}
+		race_stop = 1;
+		pthread_join(th, NULL);
+		r[0] = maps;
+		r[1] = ok;
+		r[2] = efault;
+		write(pfd[1], r, sizeof(r));
+		_exit(0);
+	}
+	close(pfd[1]);
+	ASSERT_EQ(sizeof(res), read(pfd[0], res, sizeof(res)));
+	status = sci_reap(pid, NULL, 0);
+	TH_LOG("map/unmap cycles %ld; isolated copies that hit the page %ld, that faulted %ld",
+	       res[0], res[1], res[2]);
+	ASSERT_EXIT0(status);
+	ASSERT_LT(0, res[0]);
+	ASSERT_LT(0, res[1]);
+	ASSERT_LT(0, res[2]);
+	ASSERT_EQ(kills, sci_stat("kills"));
+}
+
+TEST_HARNESS_MAIN
