@@ -20,6 +20,12 @@ selected() {
 now() { cut -d' ' -f1 /proc/uptime; }
 tcg=0
 grep -q "QEMU TCG CPU" /proc/cpuinfo && tcg=1
+# sci.tscale=N on the kernel command line multiplies every timeout (slow
+# configurations such as KASAN under TCG).
+tscale=1
+for arg in $(cat /proc/cmdline); do
+	case $arg in sci.tscale=[1-9]*) tscale=${arg#sci.tscale=} ;; esac
+done
 
 n=0
 while read -r name tmo cmd; do
@@ -45,6 +51,7 @@ while read -r name tmo cmd; do
 			continue
 		fi ;;
 	esac
+	tmo=$((tmo * tscale))
 	t0=$(now)
 	cd /tmp
 	{ timeout -s KILL "$tmo" $cmd </dev/null 2>&1; echo $? >/tmp/.rc; } | sed 's/^/# /'

@@ -3,22 +3,54 @@
  * A kernel built with SCI but booted with sci=off: isolation is not
  * available, and a filter that asks for it fails closed (the process is
  * killed by SIGSYS), while the test hooks' bad call completes unisolated.
- * Run in a guest booted with sci=off only.
+ * Run in a guest booted with sci=off, and in one booted with sci=on where
+ * SCI refuses to enable (5-level paging).
  */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "sci.h"
 
-TEST(booted_with_sci_off)
+/* The kernel log as one string (static buffer). */
+static const char *kernel_log(void)
 {
-	char cmdline[4096];
+	static char buf[1 << 20];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/*
+ * Off because the command line says sci=off (then silently), or because
+ * SCI refused to enable, with one message saying why: here 5-level paging
+ * (a guest booted on a CPU with LA57 and without no5lvl).
+ */
+TEST(off_for_a_stated_reason)
+{
+	char cmdline[4096], cpuinfo[1 << 14];
+	const char *log = kernel_log(), *msg;
 
 	ASSERT_LT(0, sci_read_file("/proc/cmdline", cmdline, sizeof(cmdline)));
-	ASSERT_NE(NULL, strstr(cmdline, "sci=off"));
+	ASSERT_LT(0, sci_read_file("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)));
+	msg = strstr(log, "sci: not enabled: ");
+	if (strstr(cmdline, "sci=off")) {
+		ASSERT_EQ(NULL, msg);
+		return;
+	}
+	ASSERT_NE(NULL, strstr(cmdline, "sci=on"));
+	ASSERT_EQ(NULL, strstr(cmdline, "no5lvl"));
+	ASSERT_NE(NULL, strstr(cpuinfo, " la57"));
+	ASSERT_NE(NULL, msg);
+	TH_LOG("%.*s", (int)strcspn(msg, "\n"), msg);
+	ASSERT_EQ(0, strncmp(msg, "sci: not enabled: 5-level paging", 32));
+	/* One message, not one per CPU or per attempt. */
+	ASSERT_EQ(NULL, strstr(msg + 1, "sci: not enabled: "));
+	ASSERT_EQ(NULL, strstr(log, "system call isolation enabled"));
 }
 
 TEST(not_available)
