@@ -97,6 +97,39 @@ TEST(write_descriptor_killed) { check_write_state(_metadata, 2); }
 TEST(write_grant_array_killed) { check_write_state(_metadata, 3); }
 TEST(write_table_page_killed) { check_write_state(_metadata, 4); }
 
+/*
+ * A stack pivot to kernel memory the SCI tables do not map: the page fault
+ * cannot be delivered on that stack, the CPU raises a double fault, and SCI
+ * kills the process instead of the double fault's panic.
+ */
+TEST(stack_pivot_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int fd = test_fd(), status;
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	/* Unisolated, the pivot is harmless: the stack page is mapped. */
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_PIVOT));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_PIVOT);
+		_exit(0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("/proc/%d/sci: %s", pid, rec);
+	ASSERT_KILLED(status);
+	ASSERT_NE(NULL, strstr(rec, "reason: stack moved to unmapped memory (#DF)\n"));
+	ASSERT_NE(NULL, strstr(rec, "target: sci_test_pivot+"));
+	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	/* The CPU that took the double fault goes on isolating. */
+	ASSERT_EQ(42, ioctl(fd, SCI_TEST_GET_ANSWER));
+}
+
 /* ------------------------------------------------------------------ */
 /* Data grants are capped (kernel.sci_max_data_grants) and recycled */
 
