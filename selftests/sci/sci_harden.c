@@ -22,6 +22,11 @@ static int test_fd(void)
 	return open(SCI_TEST_PATH, O_RDWR);
 }
 
+/* Tests that take long under TCG (and longer with KASAN): own timeouts. */
+FIXTURE(slow) {};
+FIXTURE_SETUP(slow) {}
+FIXTURE_TEARDOWN(slow) {}
+
 /* ------------------------------------------------------------------ */
 /* Stale grants: vfree, set_memory_ro, set_direct_map_invalid_noflush */
 
@@ -137,7 +142,7 @@ TEST(stack_pivot_killed)
 #define CAP_FILE "/tmp/sci_cap_data"
 #define CAP_SIZE (2 << 20)
 
-TEST(data_grant_cap_recycles)
+TEST_F_TIMEOUT(slow, data_grant_cap_recycles, 300)
 {
 	static unsigned char buf[CAP_SIZE];
 	long recycles = sci_stat("recycles"), kills = sci_stat("kills");
@@ -241,7 +246,7 @@ static long children_page_tables(int n, int isolate, long *tables,
 	return kb;
 }
 
-TEST(page_tables_accounted_and_freed)
+TEST_F_TIMEOUT(slow, page_tables_accounted_and_freed, 600)
 {
 	long pt0 = meminfo_kb("PageTables:"), t0 = sci_stat("tables");
 	long tp0 = sci_stat("table_pages"), t, tp, plain, iso, sci_kb;
@@ -282,7 +287,7 @@ TEST(page_tables_accounted_and_freed)
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
-TEST(kmemleak_finds_nothing)
+TEST_F_TIMEOUT(slow, kmemleak_finds_nothing, 1200)
 {
 	static char report[1 << 16];
 	int fd = test_fd(), i;
@@ -362,7 +367,7 @@ static void fpa_round(int n, int *ok, int *enomem, int *killed, int *other)
 	}
 }
 
-TEST(fail_page_alloc_fails_closed)
+TEST_F_TIMEOUT(slow, fail_page_alloc_fails_closed, 600)
 {
 	long t0 = sci_stat("tables"), tp0 = sci_stat("table_pages");
 	long sys0 = sci_stat("syscalls");
@@ -428,7 +433,7 @@ static void *race_mapper(void *arg)
 	return NULL;
 }
 
-TEST(user_half_race)
+TEST_F_TIMEOUT(slow, user_half_race, 300)
 {
 	const char *env = getenv("SCI_RACE_SECONDS");
 	int seconds = env ? atoi(env) : 30, status, pfd[2];
