@@ -127,6 +127,12 @@ TEST(premapped_set)
 	ASSERT_NE(NULL, strstr(head, "active: 0\n"));
 	ASSERT_NE(NULL, strstr(head, "grants: 0\n"));
 	ASSERT_NE(NULL, strstr(head, "cpu_entry_area: shared\n"));
+	/*
+	 * At rest a task owns its order-1 PGD (whose second page maps the
+	 * stack) and the PUD and PMD above the stack: 16 KiB.  The rest is
+	 * the shared template.
+	 */
+	ASSERT_NE(NULL, strstr(head, "table_pages: 2\n"));
 }
 
 struct ksym {
