@@ -135,6 +135,38 @@ TEST(stack_pivot_killed)
 	ASSERT_EQ(42, ioctl(fd, SCI_TEST_GET_ANSWER));
 }
 
+/*
+ * Work after the syscall body: the final fput() of a file that an isolated
+ * close() released, and so the file's ->release, runs isolated too (SCI
+ * runs the task work the syscall queued before it leaves the SCI tables).
+ * test_release's ->release makes the bad call.
+ */
+TEST(isolated_close_runs_release_isolated)
+{
+	int fd, status;
+	char rec[4096];
+	pid_t pid;
+
+	/* Unisolated, the bad call in ->release completes. */
+	fd = open("/sys/kernel/debug/sci/test_release", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, close(fd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		fd = open("/sys/kernel/debug/sci/test_release", O_RDONLY);
+		if (fd < 0 || sci_filter(__NR_close, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		close(fd);	/* the last reference */
+		_exit(0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("/proc/%d/sci: %s", pid, rec);
+	ASSERT_KILLED(status);
+	ASSERT_NE(NULL, strstr(rec, "syscall: 3\n"));
+	ASSERT_NE(NULL, strstr(rec, "target: sci_test_target+0x1000/"));
+}
+
 /* ------------------------------------------------------------------ */
 /* Data grants are capped (kernel.sci_max_data_grants) and recycled */
 

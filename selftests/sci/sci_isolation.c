@@ -335,6 +335,12 @@ static int isolated_workload(const char *what)
 
 	if (!strcmp(what, "getpid"))
 		return syscall(__NR_getpid) == getpid() ? 0 : 1;
+	if (!strcmp(what, "vsyscall")) {
+		/* time() through the legacy vsyscall page: emulated on #PF */
+		long (*vtime)(long *) = (long (*)(long *))0xffffffffff600400UL;
+
+		return vtime(NULL) > 1000000000L ? 0 : 1;
+	}
 	if (!strcmp(what, "read") || !strcmp(what, "write")) {
 		if (pipe(p) || write(p[1], "abc", 3) != 3 || read(p[0], buf, 3) != 3)
 			return 1;
@@ -410,6 +416,17 @@ TEST(isolated_mmap) { check_isolated(_metadata, "mmap", __NR_mmap, "__x64_sys_mm
 TEST(isolated_fork) { check_isolated(_metadata, "clone", __NR_clone, "__x64_sys_clone"); }
 TEST(isolated_vfork) { check_isolated(_metadata, "vfork", __NR_vfork, "__x64_sys_vfork"); }
 TEST(isolated_execve) { check_isolated(_metadata, "execve", __NR_execve, "__x64_sys_execve"); }
+/* The emulated vsyscall runs isolated like the syscall it stands for. */
+TEST(isolated_vsyscall)
+{
+	char maps[1 << 16];
+
+	ASSERT_LT(0, sci_read_file("/proc/self/maps", maps, sizeof(maps)));
+	if (!strstr(maps, "[vsyscall]"))
+		SKIP(return, "no vsyscall page (vsyscall=none or no emulation)");
+	check_isolated(_metadata, "vsyscall", __NR_time, "__x64_sys_time");
+}
+
 TEST(isolated_exit_group) { check_isolated(_metadata, "exit_group", __NR_exit_group, "__x64_sys_exit_group"); }
 
 /*
