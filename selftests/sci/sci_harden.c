@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -334,6 +336,128 @@ TEST_F_TIMEOUT(slow, page_tables_accounted_and_freed, 600)
 	ASSERT_EQ(t0, sci_stat("tables"));
 	ASSERT_EQ(tp0, sci_stat("table_pages"));
 	ASSERT_GE(pt0 + 16, meminfo_kb("PageTables:"));
+}
+
+/*
+ * Fresh tasks whose first isolated syscall is a fork: it needs many new
+ * page-table pages while the page allocator's own code runs isolated (a
+ * fault there holds the zone lock).  The fault path takes pages only from
+ * SCI's pools: this used to deadlock within a few hundred tasks.
+ */
+TEST_F_TIMEOUT(slow, fresh_isolated_forks, 600)
+{
+	long kills = sci_stat("kills");
+	int i, status;
+
+	for (i = 0; i < 300; i++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			pid_t c;
+
+			if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			c = fork();
+			if (c == 0)
+				_exit(0);
+			_exit(c > 0 && waitpid(c, &status, 0) == c &&
+			      WIFEXITED(status) ? 0 : 1);
+		}
+		status = sci_reap(pid, NULL, 0);
+		ASSERT_EXIT0(status);
+	}
+	ASSERT_EQ(kills, sci_stat("kills"));
+}
+
+#define CGROOT "/sys/fs/cgroup"
+
+/* "pagetables" of memory.stat of cgroup @cg, in bytes, or -1. */
+static long cg_pagetables(const char *cg)
+{
+	char path[256], buf[8192], *p;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.stat", cg);
+	if (sci_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, "pagetables ");
+	return p ? atol(p + strlen("pagetables ")) : -1;
+}
+
+/*
+ * @n children in cgroup @cg, each one (isolated) getpid, then waiting:
+ * the cgroup's pagetables while they live.
+ */
+static long cg_children(const char *cg, int n, int isolate)
+{
+	char path[256], c;
+	int pfd[2], rfd[2], i;
+	pid_t pids[16];
+	long bytes;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", cg);
+	if (n > 16 || pipe(pfd) || pipe(rfd))
+		return -1;
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			close(pfd[1]);
+			if (sci_write_file(path, "0"))
+				_exit(91);
+			if (isolate && sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			syscall(__NR_getpid);
+			write(rfd[1], "r", 1);
+			read(pfd[0], &c, 1);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (read(rfd[0], &c, 1) != 1)
+			return -1;
+	/* memcg statistics are flushed every 2 s (or past a threshold). */
+	sleep(4);
+	bytes = cg_pagetables(cg);
+	close(pfd[1]);
+	for (i = 0; i < n; i++)
+		waitpid(pids[i], NULL, 0);
+	close(pfd[0]);
+	close(rfd[0]);
+	close(rfd[1]);
+	return bytes;
+}
+
+/* The SCI tables of a task in a memory cgroup are charged to it. */
+TEST_F_TIMEOUT(slow, memcg_charged, 300)
+{
+	long plain, iso;
+	char ctl[256];
+
+	if (access(CGROOT "/cgroup.controllers", F_OK) &&
+	    mount("none", CGROOT, "cgroup2", 0, NULL))
+		SKIP(return, "no cgroup2 (CONFIG_CGROUPS)");
+	ASSERT_LT(0, sci_read_file(CGROOT "/cgroup.controllers", ctl, sizeof(ctl)));
+	if (!strstr(ctl, "memory"))
+		SKIP(return, "no memory controller (CONFIG_MEMCG)");
+	ASSERT_EQ(0, sci_write_file(CGROOT "/cgroup.subtree_control", "+memory"));
+	ASSERT_EQ(0, mkdir(CGROOT "/sci_plain", 0755) && errno != EEXIST);
+	ASSERT_EQ(0, mkdir(CGROOT "/sci_iso", 0755) && errno != EEXIST);
+	plain = cg_children("sci_plain", 10, 0);
+	iso = cg_children("sci_iso", 10, 1);
+	TH_LOG("memory.stat pagetables with 10 children: %ld bytes plain, %ld isolated (%ld per task for SCI)",
+	       plain, iso, (iso - plain) / 10);
+	/*
+	 * A child moved into the cgroup after fork() keeps its page tables
+	 * charged where they were; what it allocates afterwards, its SCI
+	 * tables among them (the PGD and the stack's PUD and PMD: 16 KiB a
+	 * task), is charged to the new cgroup.
+	 */
+	ASSERT_LE(0, plain);
+	ASSERT_LE(10 * 16384, iso - plain);
+	rmdir(CGROOT "/sci_plain");
+	rmdir(CGROOT "/sci_iso");
 }
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
