@@ -36,7 +36,7 @@ ifeq ($(filter default debug kasan,$(KCONFIG)),)
 $(error KCONFIG must be default, debug or kasan, not '$(KCONFIG)')
 endif
 
-.PHONY: all deps tree kernel guest-bin initramfs selftest-qemu check check-host demo shell clean distclean
+.PHONY: all deps tree kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean
 
 all: kernel initramfs
 
@@ -97,7 +97,8 @@ SCI_OFF_TESTS ?= guest_env,isolate_action,sci_off
 # is slow, so its test timeouts are scaled.
 SCI_ON_CMDLINE = sci=on no5lvl $(if $(filter debug,$(KCONFIG)),init_on_free=1) \
 	$(if $(filter kasan,$(KCONFIG)),sci.tscale=4)
-EXPECT = selftests/expected/all.txt $(wildcard selftests/expected/$(KCONFIG).txt) \
+EXPECT = selftests/expected/all.txt selftests/expected/isolate-all.txt \
+	$(wildcard selftests/expected/$(KCONFIG).txt) \
 	$(if $(filter kvm,$(QEMU_ACCEL)),,selftests/expected/tcg.txt)
 
 selftest-qemu: kernel initramfs
@@ -155,6 +156,17 @@ bench-qemu: kernel initramfs
 		stdbuf -oL qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(B)/bench bench \
 		| sed -u '/^==== SCI-BENCH .* BEGIN/,/^==== SCI-BENCH .* END/d' || rc=1; \
 	qemu/benchextract.py $(B)/bench/tap.log $(B)/bench/kernel.log $(B)/bench || rc=1; \
+	exit $$rc
+
+# Isolate-everything workloads on both vCPUs for STRESS_SECONDS, then TAP
+# (selftests/guest/sci_stress.sh) checked like selftest-qemu's.
+STRESS_SECONDS ?= 180
+stress-qemu: kernel initramfs
+	@rc=0; GUEST_TIMEOUT=$${GUEST_TIMEOUT:-$$(( $(STRESS_SECONDS) * 3 + 900 ))} $(STAGE) stress-$(KCONFIG) \
+		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(B)/stress-$(KCONFIG) stress \
+		"$${GUEST_CMDLINE-sci=on no5lvl} STRESS_SECONDS=$(STRESS_SECONDS)" || rc=1; \
+	qemu/tapsum.py $(B)/stress-$(KCONFIG)/tap.log $(B)/stress-$(KCONFIG)/kernel.log $(EXPECT) \
+		| tee $(B)/stress-$(KCONFIG)/summary.txt || rc=1; \
 	exit $$rc
 
 shell: kernel initramfs

@@ -46,7 +46,8 @@ static void usage(FILE *out)
 		"                        syscall is allowed except what --isolate says\n"
 		"  -i, --isolate LIST    isolate these syscalls (comma-separated names)\n"
 		"  -a, --isolate-all     isolate every syscall the policy does not name\n"
-		"                        (the default action becomes isolate)\n"
+		"                        (the default action becomes isolate;\n"
+		"                        io_uring_* fail with ENOSYS unless named)\n"
 		"  -l, --learn           isolate-learn instead of isolate: violations\n"
 		"                        are reported, not killed\n"
 		"  -c, --check FILE      validate FILE and print what it compiles to\n"
@@ -76,6 +77,39 @@ static void print_error(const struct sci_error *e)
 	} else {
 		fprintf(stderr, "sci-run: error: %s\n", e->message);
 	}
+}
+
+/*
+ * io_uring hands the work of its requests to kernel threads (io-wq, sqpoll)
+ * that never pass through seccomp, so under a policy whose default isolates
+ * they would run unisolated.  When the default action isolates (--isolate-all
+ * or "@default isolate"), io_uring_setup, io_uring_enter and io_uring_register
+ * fail with ENOSYS, as on a kernel without io_uring, unless the policy has a
+ * rule of its own for them (which is the way to opt out).
+ */
+static const int io_uring_nrs[] = {
+	425,	/* io_uring_setup */
+	426,	/* io_uring_enter */
+	427,	/* io_uring_register */
+};
+
+static int deny_io_uring(struct sci_policy *p)
+{
+	uint32_t def = sci_policy_get_default(p);
+	unsigned int i;
+
+	if ((def & 0xffff0000U) != SCI_ACT_ISOLATE)
+		return 0;
+	for (i = 0; i < sizeof(io_uring_nrs) / sizeof(io_uring_nrs[0]); i++) {
+		if (sci_policy_has_rule(p, io_uring_nrs[i]))
+			continue;
+		if (sci_policy_add_rule(p, SCI_ACT_ERRNO(ENOSYS), io_uring_nrs[i], 0, NULL)) {
+			fprintf(stderr, "sci-run: cannot add the io_uring rule for syscall %d\n",
+				io_uring_nrs[i]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Apply --isolate LIST, --isolate-all and --learn. */
@@ -122,6 +156,8 @@ static int apply_options(struct sci_policy *p, const char *isolate,
 	}
 	if (isolate_all)
 		sci_policy_set_default(p, SCI_ACT_ISOLATE);
+	if (deny_io_uring(p))
+		return -1;
 	if (learn)
 		sci_policy_set_learn(p);
 	return 0;

@@ -1615,6 +1615,71 @@ static void test_sci_run(void)
 	CHECK(strstr(err, "--isolate: syscall 'read' already has a rule in the policy") != NULL);
 	free(out); free(err);
 
+	/*
+	 * An isolating default denies io_uring with ENOSYS (its work runs in
+	 * kernel threads that seccomp never sees), unless the policy or
+	 * --isolate names the syscall; a non-isolating default adds nothing.
+	 */
+	rc = SCI_RUN("--check", good, "--isolate-all", "--learn");
+	CHECK_EQ(rc, 0);
+	CHECK(strstr(out, "default: isolate-learn\n") != NULL);
+	CHECK(strstr(out, "io_uring_setup (425): return ENOSYS (38)\n") != NULL);
+	CHECK(strstr(out, "io_uring_enter (426): return ENOSYS (38)\n") != NULL);
+	CHECK(strstr(out, "io_uring_register (427): return ENOSYS (38)\n") != NULL);
+	free(out); free(err);
+
+	/* the BPF sci-run would load, parsed back from --dump-bpf and run */
+	rc = SCI_RUN("--dump-bpf", "--isolate-all");
+	CHECK_EQ(rc, 0);
+	{
+		struct sock_filter prog[64];
+		const char *line = out;
+		size_t n = 0;
+		unsigned int code, jt, jf, k;
+
+		while (line && *line && n < 64) {
+			if (sscanf(line, "%*x: 0x%x %u %u 0x%x", &code, &jt, &jf, &k) == 4)
+				prog[n++] = (struct sock_filter){ (uint16_t)code, (uint8_t)jt,
+								  (uint8_t)jf, k };
+			line = strchr(line, '\n');
+			if (line)
+				line++;
+		}
+		CHECK(n > 4);
+		CHECK_EQ(bpf_verdict(prog, n, 425, A6(0)), SCI_ACT_ERRNO(ENOSYS));
+		CHECK_EQ(bpf_verdict(prog, n, 426, A6(0)), SCI_ACT_ERRNO(ENOSYS));
+		CHECK_EQ(bpf_verdict(prog, n, 427, A6(0)), SCI_ACT_ERRNO(ENOSYS));
+		CHECK_EQ(bpf_verdict(prog, n, 424, A6(0)), SCI_ACT_ISOLATE);
+		CHECK_EQ(bpf_verdict(prog, n, 428, A6(0)), SCI_ACT_ISOLATE);
+		CHECK_EQ(bpf_verdict(prog, n, nr_of("read"), A6(0)), SCI_ACT_ISOLATE);
+	}
+	free(out); free(err);
+
+	rc = SCI_RUN("--check", good, "--isolate", "io_uring_enter");
+	CHECK_EQ(rc, 0);
+	CHECK(strstr(out, "io_uring_enter (426): isolate\n") != NULL);
+	CHECK(strstr(out, "io_uring_setup") == NULL);
+	free(out); free(err);
+
+	{
+		char uring[400];
+		FILE *f;
+
+		snprintf(uring, sizeof(uring), "%s/uring.policy", tmpdir);
+		f = fopen(uring, "w");
+		CHECK(f != NULL);
+		if (f) {
+			fputs("@default isolate\nio_uring_setup: allow\n", f);
+			fclose(f);
+			rc = SCI_RUN("--check", uring);
+			CHECK_EQ(rc, 0);
+			CHECK(strstr(out, "io_uring_setup (425): allow") != NULL);
+			CHECK(strstr(out, "io_uring_enter (426): return ENOSYS (38)\n") != NULL);
+			CHECK(strstr(out, "io_uring_register (427): return ENOSYS (38)\n") != NULL);
+			free(out); free(err);
+		}
+	}
+
 	rc = SCI_RUN("--isolate", "read,raed", "--", "/bin/true");
 	CHECK_EQ(rc, 125);
 	CHECK(strstr(err, "unknown syscall 'raed' (did you mean 'read'?)") != NULL);
