@@ -220,7 +220,8 @@ static void report_violation(const char *prog, pid_t pid, const siginfo_t *si,
 		char what[700];
 
 		if (v.have & SCI_VIOL_TARGET)
-			snprintf(what, sizeof(what), "syscall %ld jumped to %s%s%s%s", v.syscall,
+			snprintf(what, sizeof(what), "syscall %ld: %s at %s%s%s%s", v.syscall,
+				 v.have & SCI_VIOL_REASON ? v.reason : "jump",
 				 v.target, v.have & SCI_VIOL_CALLER ? " (possible caller " : "",
 				 v.have & SCI_VIOL_CALLER ? v.caller : "",
 				 v.have & SCI_VIOL_CALLER ? ")" : "");

@@ -282,6 +282,7 @@ int sci_policy_load(const struct sci_policy *policy,
 #define SCI_VIOL_TARGET		0x08
 #define SCI_VIOL_CALLER		0x10
 #define SCI_VIOL_LAST_GRANT	0x20
+#define SCI_VIOL_REASON		0x40
 
 struct sci_violation {
 	unsigned int have;	/* SCI_VIOL_* of the fields that were there */
@@ -291,6 +292,7 @@ struct sci_violation {
 	char target[256];	/* e.g. "some_function+0x12/0x80" */
 	char caller[256];
 	char last_grant[256];
+	char reason[64];	/* e.g. "unverified jump", "write to SCI state" */
 };
 
 /*

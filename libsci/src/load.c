@@ -242,6 +242,9 @@ int sci_violation_parse(const char *text, size_t len, struct sci_violation *v)
 			} else if (KEY("caller") && ve > vs) {
 				copy_val(v->caller, sizeof(v->caller), vs, (size_t)(ve - vs));
 				v->have |= SCI_VIOL_CALLER;
+			} else if (KEY("reason") && ve > vs) {
+				copy_val(v->reason, sizeof(v->reason), vs, (size_t)(ve - vs));
+				v->have |= SCI_VIOL_REASON;
 			} else if (KEY("last_grant") && ve > vs) {
 				copy_val(v->last_grant, sizeof(v->last_grant), vs, (size_t)(ve - vs));
 				v->have |= SCI_VIOL_LAST_GRANT;

@@ -1463,6 +1463,7 @@ static void test_violation_parse(void)
 		"violations: 1\n"
 		"enforced: 1\n"
 		"syscall: 39\n"
+		"reason: unverified jump\n"
 		"target: some_function+0x12/0x80\n"
 		"caller: other_function+0x40/0x100\n"
 		"last_grant: x64_sys_call+0x0/0x1a00\n";
@@ -1478,7 +1479,9 @@ static void test_violation_parse(void)
 
 	CHECK_EQ(sci_violation_parse(text, strlen(text), &v), 0);
 	CHECK_EQ(v.have, SCI_VIOL_VIOLATIONS | SCI_VIOL_ENFORCED | SCI_VIOL_SYSCALL |
-		 SCI_VIOL_TARGET | SCI_VIOL_CALLER | SCI_VIOL_LAST_GRANT);
+		 SCI_VIOL_TARGET | SCI_VIOL_CALLER | SCI_VIOL_LAST_GRANT |
+		 SCI_VIOL_REASON);
+	CHECK_STR(v.reason, "unverified jump");
 	CHECK_EQ(v.violations, 1);
 	CHECK_EQ(v.enforced, 1);
 	CHECK_EQ(v.syscall, 39);

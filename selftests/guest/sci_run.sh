@@ -39,7 +39,7 @@ echo "TAP version 13"
 echo "1..12"
 t "isolate getpid, true" 0 "" sci-run --isolate getpid -- true
 t "isolate-all shell keeps its exit status" 3 "" sci-run --isolate-all -- sh -c 'exit 3'
-t "bad call isolated: killed, symbol named" 137 "killed by SCI: syscall 16 jumped to sci_test_target+0x1000/" \
+t "bad call isolated: killed, symbol named" 137 "killed by SCI: syscall 16: unverified jump at sci_test_target+0x1000/" \
 	sci-run --isolate ioctl -- sci-hook write_dmesg_bad isolated
 t "bad call not isolated: completes" 0 "completed" sci-run --isolate read -- sci-hook write_dmesg_bad plain
 t "learn mode: reported, not killed" 0 "logged" sci-run --learn --isolate ioctl -- sci-hook write_dmesg_bad learn
