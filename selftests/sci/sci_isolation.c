@@ -416,6 +416,31 @@ TEST(isolated_mmap) { check_isolated(_metadata, "mmap", __NR_mmap, "__x64_sys_mm
 TEST(isolated_fork) { check_isolated(_metadata, "clone", __NR_clone, "__x64_sys_clone"); }
 TEST(isolated_vfork) { check_isolated(_metadata, "vfork", __NR_vfork, "__x64_sys_vfork"); }
 TEST(isolated_execve) { check_isolated(_metadata, "execve", __NR_execve, "__x64_sys_execve"); }
+/*
+ * Syscall number -1 (what a tracer sets to skip a syscall) and numbers out
+ * of range run no syscall body: under an isolating filter they return
+ * -ENOSYS as they do without one, they are not killed.
+ */
+TEST(isolated_no_syscall)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (syscall(-1) != -1 || errno != ENOSYS)
+			_exit(1);
+		if (syscall(4000) != -1 || errno != ENOSYS)
+			_exit(2);
+		_exit(0);
+	}
+	status = sci_reap(pid, NULL, 0);
+	TH_LOG("status 0x%x", status);
+	ASSERT_EXIT0(status);
+}
+
 /* The emulated vsyscall runs isolated like the syscall it stands for. */
 TEST(isolated_vsyscall)
 {
