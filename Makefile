@@ -97,6 +97,8 @@ SCI_OFF_TESTS ?= guest_env,isolate_action,sci_off
 # is slow, so its test timeouts are scaled.
 SCI_ON_CMDLINE = sci=on no5lvl $(if $(filter debug,$(KCONFIG)),init_on_free=1) \
 	$(if $(filter kasan,$(KCONFIG)),sci.tscale=4)
+# Wall-clock limit of the sci=on boot (a hang detector), per configuration.
+SCI_ON_TIMEOUT = $(if $(filter debug,$(KCONFIG)),3000,$(if $(filter kasan,$(KCONFIG)),10800,1800))
 EXPECT = selftests/expected/all.txt selftests/expected/isolate-all.txt \
 	$(wildcard selftests/expected/$(KCONFIG).txt) \
 	$(if $(filter kvm,$(QEMU_ACCEL)),,selftests/expected/tcg.txt)
@@ -104,6 +106,7 @@ EXPECT = selftests/expected/all.txt selftests/expected/isolate-all.txt \
 selftest-qemu: kernel initramfs
 	@echo "== booting $(BZIMAGE) (KCONFIG=$(KCONFIG), accel $${QEMU_ACCEL:-tcg}, sci=on)"
 	@rc=0; GUEST_CMDLINE="$${GUEST_CMDLINE:-$(strip $(SCI_ON_CMDLINE))}" \
+	GUEST_TIMEOUT=$${GUEST_TIMEOUT:-$(SCI_ON_TIMEOUT)} \
 	SCI_TESTS=$${SCI_TESTS:--sci_off} $(STAGE) boot-$(KCONFIG) \
 		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN) selftest || rc=1; \
 	qemu/tapsum.py $(RUN)/tap.log $(RUN)/kernel.log $(EXPECT) | tee $(RUN)/summary.txt || rc=1; \
@@ -175,7 +178,7 @@ shell: kernel initramfs
 		-append "console=ttyS0 pti=on panic=-1 sci.mode=shell"
 
 clean:
-	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/bench $(INITRD)
+	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/stress-* $(B)/bench $(INITRD)
 
 distclean:
 	rm -rf $(B)
