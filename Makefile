@@ -98,7 +98,7 @@ SCI_OFF_TESTS ?= guest_env,isolate_action,sci_off
 SCI_ON_CMDLINE = sci=on no5lvl $(if $(filter debug,$(KCONFIG)),init_on_free=1) \
 	$(if $(filter kasan,$(KCONFIG)),sci.tscale=4)
 # Wall-clock limit of the sci=on boot (a hang detector), per configuration.
-SCI_ON_TIMEOUT = $(if $(filter debug,$(KCONFIG)),3000,$(if $(filter kasan,$(KCONFIG)),10800,1800))
+SCI_ON_TIMEOUT = $(if $(filter debug,$(KCONFIG)),3600,$(if $(filter kasan,$(KCONFIG)),10800,2400))
 EXPECT = selftests/expected/all.txt selftests/expected/isolate-all.txt \
 	$(wildcard selftests/expected/$(KCONFIG).txt) \
 	$(if $(filter kvm,$(QEMU_ACCEL)),,selftests/expected/tcg.txt)
