@@ -9,6 +9,7 @@
  * slot.
  */
 #define _GNU_SOURCE
+#include <asm/ldt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -368,6 +369,39 @@ TEST_F_TIMEOUT(slow, fresh_isolated_forks, 600)
 		ASSERT_EXIT0(status);
 	}
 	ASSERT_EQ(kills, sci_stat("kills"));
+}
+
+/*
+ * The per-mm LDT remap sits in a PGD slot between the user half and the
+ * direct map: the SCI tables mirror it like the user half (the debug
+ * configuration checks at each isolated entry that they match the mm).
+ */
+TEST(ldt_slot_mirrored)
+{
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct user_desc d = {
+			.entry_number = 0, .limit = 0xfffff, .seg_32bit = 1,
+			.limit_in_pages = 1, .useable = 1,
+		};
+		int i;
+
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		/* Isolated before and after the LDT (and its remap) appears. */
+		for (i = 0; i < 10; i++)
+			syscall(__NR_getpid);
+		if (syscall(__NR_modify_ldt, 1, &d, sizeof(d)))
+			_exit(1);
+		for (i = 0; i < 10; i++)
+			syscall(__NR_getpid);
+		_exit(0);
+	}
+	status = sci_reap(pid, NULL, 0);
+	ASSERT_EXIT0(status);
 }
 
 #define CGROOT "/sys/fs/cgroup"
