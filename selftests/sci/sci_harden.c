@@ -242,15 +242,17 @@ static long meminfo_kb(const char *key)
 }
 
 /*
- * @n children that each make one syscall (isolated or not) and wait for
- * the pipe to close; returns PageTables (kB) while they are all alive.
+ * @n children that each join cgroup @procs (a cgroup.procs path, or NULL),
+ * make one getpid (isolated or not) and wait for the pipe to close; while
+ * they all live, @measure(@arg) runs and its result is returned (-1 on a
+ * setup failure).
  */
-static long children_page_tables(int n, int isolate, long *tables,
-				 long *table_pages)
+static long with_children(int n, int isolate, const char *procs,
+			  long (*measure)(void *), void *arg)
 {
 	int pfd[2], rfd[2], i;
 	pid_t pids[64];
-	long kb;
+	long result;
 	char c;
 
 	if (n > 64 || pipe(pfd) || pipe(rfd))
@@ -261,6 +263,8 @@ static long children_page_tables(int n, int isolate, long *tables,
 			return -1;
 		if (pids[i] == 0) {
 			close(pfd[1]);
+			if (procs && sci_write_file(procs, "0"))
+				_exit(91);
 			if (isolate && sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
 				_exit(90);
 			syscall(__NR_getpid);
@@ -272,15 +276,34 @@ static long children_page_tables(int n, int isolate, long *tables,
 	for (i = 0; i < n; i++)
 		if (read(rfd[0], &c, 1) != 1)
 			return -1;
-	kb = meminfo_kb("PageTables:");
-	*tables = sci_stat("tables");
-	*table_pages = sci_stat("table_pages");
+	result = measure(arg);
 	close(pfd[1]);
 	for (i = 0; i < n; i++)
 		waitpid(pids[i], NULL, 0);
 	close(pfd[0]);
 	close(rfd[0]);
 	close(rfd[1]);
+	return result;
+}
+
+/* PageTables (kB), and the SCI counters into @arg (two longs). */
+static long measure_page_tables(void *arg)
+{
+	long *counters = arg;
+
+	counters[0] = sci_stat("tables");
+	counters[1] = sci_stat("table_pages");
+	return meminfo_kb("PageTables:");
+}
+
+static long children_page_tables(int n, int isolate, long *tables,
+				 long *table_pages)
+{
+	long counters[2] = { -1, -1 };
+	long kb = with_children(n, isolate, NULL, measure_page_tables, counters);
+
+	*tables = counters[0];
+	*table_pages = counters[1];
 	return kb;
 }
 
@@ -418,49 +441,21 @@ static long cg_pagetables(const char *cg)
 	return p ? atol(p + strlen("pagetables ")) : -1;
 }
 
-/*
- * @n children in cgroup @cg, each one (isolated) getpid, then waiting:
- * the cgroup's pagetables while they live.
- */
-static long cg_children(const char *cg, int n, int isolate)
+/* memory.stat "pagetables" of cgroup @arg (a name), once stats flushed. */
+static long measure_cg_pagetables(void *arg)
 {
-	char path[256], c;
-	int pfd[2], rfd[2], i;
-	pid_t pids[16];
-	long bytes;
-
-	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", cg);
-	if (n > 16 || pipe(pfd) || pipe(rfd))
-		return -1;
-	for (i = 0; i < n; i++) {
-		pids[i] = fork();
-		if (pids[i] < 0)
-			return -1;
-		if (pids[i] == 0) {
-			close(pfd[1]);
-			if (sci_write_file(path, "0"))
-				_exit(91);
-			if (isolate && sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
-				_exit(90);
-			syscall(__NR_getpid);
-			write(rfd[1], "r", 1);
-			read(pfd[0], &c, 1);
-			_exit(0);
-		}
-	}
-	for (i = 0; i < n; i++)
-		if (read(rfd[0], &c, 1) != 1)
-			return -1;
 	/* memcg statistics are flushed every 2 s (or past a threshold). */
 	sleep(4);
-	bytes = cg_pagetables(cg);
-	close(pfd[1]);
-	for (i = 0; i < n; i++)
-		waitpid(pids[i], NULL, 0);
-	close(pfd[0]);
-	close(rfd[0]);
-	close(rfd[1]);
-	return bytes;
+	return cg_pagetables(arg);
+}
+
+static long cg_children(const char *cg, int n, int isolate)
+{
+	char procs[256];
+
+	snprintf(procs, sizeof(procs), CGROOT "/%s/cgroup.procs", cg);
+	return with_children(n, isolate, procs, measure_cg_pagetables,
+			     (void *)cg);
 }
 
 /* The SCI tables of a task in a memory cgroup are charged to it. */
