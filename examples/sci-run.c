@@ -37,8 +37,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: sci-run [options] -- PROGRAM [ARGS...]\n"
-		"       sci-run --check FILE [--isolate LIST] [--isolate-all] [--learn]\n"
-		"       sci-run --dump-bpf [--policy FILE] [--isolate LIST] [--isolate-all] [--learn]\n"
+		"       sci-run --check FILE [--isolate LIST] [--isolate-all] [--learn] [--keep-grants]\n"
+		"       sci-run --dump-bpf [--policy FILE] [--isolate LIST] [--isolate-all] [--learn] [--keep-grants]\n"
 		"\n"
 		"Run PROGRAM under a seccomp policy with System Call Isolation.\n"
 		"\n"
@@ -50,6 +50,10 @@ static void usage(FILE *out)
 		"                        io_uring_* fail with ENOSYS unless named)\n"
 		"  -l, --learn           isolate-learn instead of isolate: violations\n"
 		"                        are reported, not killed\n"
+		"  -k, --keep-grants     isolated syscalls keep their grants for the\n"
+		"                        next ones (faster; a jump within a kept code\n"
+		"                        page is no longer checked): the policy's\n"
+		"                        @keep-grants\n"
 		"  -c, --check FILE      validate FILE and print what it compiles to\n"
 		"  -d, --dump-bpf        print the BPF filter and exit\n"
 		"      --allow-degrade   on a kernel without isolation, run the isolated\n"
@@ -112,9 +116,9 @@ static int deny_io_uring(struct sci_policy *p)
 	return 0;
 }
 
-/* Apply --isolate LIST, --isolate-all and --learn. */
+/* Apply --isolate LIST, --isolate-all, --learn and --keep-grants. */
 static int apply_options(struct sci_policy *p, const char *isolate,
-			 int isolate_all, int learn)
+			 int isolate_all, int learn, int keep)
 {
 	char *list, *save = NULL, *name;
 	int rc = 0;
@@ -160,11 +164,14 @@ static int apply_options(struct sci_policy *p, const char *isolate,
 		return -1;
 	if (learn)
 		sci_policy_set_learn(p);
+	if (keep && sci_policy_set_flags(p, sci_policy_get_flags(p) |
+					 SCI_POLICY_KEEP_GRANTS))
+		return -1;
 	return 0;
 }
 
 static int do_check(const char *file, const char *isolate, int isolate_all,
-		    int learn)
+		    int learn, int keep)
 {
 	struct sock_filter *insns = NULL;
 	struct sci_policy *p = NULL;
@@ -177,7 +184,7 @@ static int do_check(const char *file, const char *isolate, int isolate_all,
 		print_error(&e);
 		return 1;
 	}
-	if (apply_options(p, isolate, isolate_all, learn)) {
+	if (apply_options(p, isolate, isolate_all, learn, keep)) {
 		sci_policy_free(p);
 		return 1;
 	}
@@ -249,6 +256,7 @@ int main(int argc, char **argv)
 		{ "isolate", required_argument, NULL, 'i' },
 		{ "isolate-all", no_argument, NULL, 'a' },
 		{ "learn", no_argument, NULL, 'l' },
+		{ "keep-grants", no_argument, NULL, 'k' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "dump-bpf", no_argument, NULL, 'd' },
 		{ "allow-degrade", no_argument, NULL, 'D' },
@@ -259,7 +267,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy_file = NULL, *check_file = NULL, *isolate = NULL;
-	int isolate_all = 0, learn = 0, dump = 0, degrade = 0, c;
+	int isolate_all = 0, learn = 0, keep = 0, dump = 0, degrade = 0, c;
 	unsigned int lflags = 0, uses;
 	struct sci_load_options lo = { 0 };
 	struct sci_policy *p = NULL;
@@ -271,7 +279,7 @@ int main(int argc, char **argv)
 	ssize_t got;
 	pid_t pid;
 
-	while ((c = getopt_long(argc, argv, "+p:i:alc:dhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:i:alkc:dhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': policy_file = optarg; break;
 		case 'i':
@@ -283,6 +291,7 @@ int main(int argc, char **argv)
 			break;
 		case 'a': isolate_all = 1; break;
 		case 'l': learn = 1; break;
+		case 'k': keep = 1; break;
 		case 'c': check_file = optarg; break;
 		case 'd': dump = 1; break;
 		case 'D': degrade = 1; break;
@@ -300,7 +309,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sci-run: --check FILE takes no --policy, --dump-bpf or program\n");
 			return EXIT_SCI_ERROR;
 		}
-		return do_check(check_file, isolate, isolate_all, learn);
+		return do_check(check_file, isolate, isolate_all, learn, keep);
 	}
 	if (!dump && optind >= argc) {
 		fprintf(stderr, "sci-run: no program given\n");
@@ -323,7 +332,7 @@ int main(int argc, char **argv)
 			return EXIT_SCI_ERROR;
 		}
 	}
-	if (apply_options(p, isolate, isolate_all, learn)) {
+	if (apply_options(p, isolate, isolate_all, learn, keep)) {
 		sci_policy_free(p);
 		return EXIT_SCI_ERROR;
 	}

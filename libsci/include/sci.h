@@ -59,6 +59,9 @@ const char *sci_version(void);
 #ifndef SECCOMP_ISOLATE_LEARN
 #define SECCOMP_ISOLATE_LEARN	0x00000001U /* log violations, do not kill */
 #endif
+#ifndef SECCOMP_ISOLATE_KEEP
+#define SECCOMP_ISOLATE_KEEP	0x00000002U /* keep grants across syscalls */
+#endif
 
 /*
  * Actions.  The values are the kernel's SECCOMP_RET_* return values, so an
@@ -169,6 +172,24 @@ int sci_policy_has_rule(const struct sci_policy *policy, int nr);
  */
 int sci_policy_set_learn(struct sci_policy *policy);
 
+/*
+ * Policy flags.
+ *
+ * SCI_POLICY_KEEP_GRANTS: the isolated syscalls of a task keep what they
+ * were granted (kernel pages mapped into its SCI page tables) for its next
+ * isolated syscalls, instead of starting each one from the premapped set
+ * (SECCOMP_ISOLATE_KEEP).  Much faster for programs that repeat the same
+ * syscalls, but weaker: a jump into the middle of a function on a code
+ * page that an earlier syscall executed is no longer caught.  Policy files
+ * set it with the line "@keep-grants".  Where the kernel cannot keep
+ * grants, sci_policy_load() isolates without keeping (stricter, slower)
+ * and warns.
+ */
+#define SCI_POLICY_KEEP_GRANTS	0x1
+/* Set the policy's flags (replacing them); -EINVAL for an unknown flag. */
+int sci_policy_set_flags(struct sci_policy *policy, unsigned int flags);
+unsigned int sci_policy_get_flags(const struct sci_policy *policy);
+
 #define SCI_USES_ISOLATE	0x1	/* some rule or the default isolates */
 #define SCI_USES_ISOLATE_LEARN	0x2	/* ... in learn mode */
 #define SCI_USES_USER_NOTIF	0x4	/* needs a user-notification listener */
@@ -203,11 +224,13 @@ int sci_policy_parse_buffer(const char *buf, size_t len, const char *name,
  * Compile to classic BPF for x86_64 (other architectures, and x32 syscall
  * numbers, kill the process).  On success *insns is a malloc()ed array
  * of *len instructions; free() it.  Isolate actions come out as
- * SECCOMP_RET_ISOLATE (| SECCOMP_ISOLATE_LEARN); with SCI_EXPORT_DEGRADE
- * as SECCOMP_RET_ALLOW.  -E2BIG when the filter would exceed the kernel's
+ * SECCOMP_RET_ISOLATE (| SECCOMP_ISOLATE_LEARN, | SECCOMP_ISOLATE_KEEP with
+ * SCI_POLICY_KEEP_GRANTS unless SCI_EXPORT_NO_KEEP); with
+ * SCI_EXPORT_DEGRADE as SECCOMP_RET_ALLOW.  -E2BIG when the filter would exceed the kernel's
  * 4096 instructions or a rule's conditions expand too far.
  */
 #define SCI_EXPORT_DEGRADE	0x1
+#define SCI_EXPORT_NO_KEEP	0x2
 int sci_policy_export(const struct sci_policy *policy, unsigned int flags,
 		      struct sock_filter **insns, size_t *len,
 		      struct sci_error *err);

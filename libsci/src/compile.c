@@ -888,17 +888,23 @@ int sci_policy_export(const struct sci_policy *p, unsigned int flags,
 	size_t n = 0;
 	int rc;
 
-	if (!p || !insns || !len || (flags & ~SCI_EXPORT_DEGRADE)) {
+	uint32_t keep = 0;
+
+	if (!p || !insns || !len ||
+	    (flags & ~(SCI_EXPORT_DEGRADE | SCI_EXPORT_NO_KEEP))) {
 		sci__set_error(err, -EINVAL, "invalid argument");
 		return -EINVAL;
 	}
 	rc = sci__export_raw(p, &buf, &n, &iso, &learn, err);
 	if (rc)
 		return rc;
+	if ((p->flags & SCI_POLICY_KEEP_GRANTS) && !(flags & SCI_EXPORT_NO_KEEP))
+		keep = SECCOMP_ISOLATE_KEEP;
 	sci__rewrite_ret(buf, n, SCMP_ACT_TRACE(iso),
-			 flags & SCI_EXPORT_DEGRADE ? SCI_ACT_ALLOW : SCI_ACT_ISOLATE);
+			 flags & SCI_EXPORT_DEGRADE ? SCI_ACT_ALLOW : SCI_ACT_ISOLATE | keep);
 	sci__rewrite_ret(buf, n, SCMP_ACT_TRACE(learn),
-			 flags & SCI_EXPORT_DEGRADE ? SCI_ACT_ALLOW : SCI_ACT_ISOLATE_LEARN);
+			 flags & SCI_EXPORT_DEGRADE ? SCI_ACT_ALLOW :
+			 SCI_ACT_ISOLATE_LEARN | keep);
 	if (n > SCI_BPF_MAXINSNS) {
 		free(buf);
 		sci__set_error(err, -E2BIG, "the filter has %zu instructions; the kernel takes at most %d",
@@ -926,12 +932,14 @@ static void ret_name(uint32_t k, char *buf, size_t len)
 	case SCI_ACT_LOG: snprintf(buf, len, "LOG"); break;
 	case SCI_ACT_ALLOW: snprintf(buf, len, "ALLOW"); break;
 	case SCI_ACT_ISOLATE:
-		if (data == SECCOMP_ISOLATE_LEARN)
-			snprintf(buf, len, "ISOLATE|LEARN");
-		else if (!data)
-			snprintf(buf, len, "ISOLATE");
-		else
-			snprintf(buf, len, "ISOLATE|%#x", data);
+		snprintf(buf, len, "ISOLATE%s%s", data & SECCOMP_ISOLATE_LEARN ? "|LEARN" : "",
+			 data & SECCOMP_ISOLATE_KEEP ? "|KEEP" : "");
+		data &= ~(SECCOMP_ISOLATE_LEARN | SECCOMP_ISOLATE_KEEP);
+		if (data) {
+			size_t l = strlen(buf);
+
+			snprintf(buf + l, len - l, "|%#x", data);
+		}
 		return;
 	default: snprintf(buf, len, "%#x", k); return;
 	}

@@ -53,6 +53,7 @@ struct sci_sysrule {
 
 struct sci_policy {
 	uint32_t def;
+	unsigned int flags;		/* SCI_POLICY_* */
 	unsigned int nsys, cap;
 	struct sci_sysrule *sys;	/* sorted by nr */
 };

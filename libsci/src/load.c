@@ -35,9 +35,9 @@
 #define PR_SET_NO_NEW_PRIVS		38
 #endif
 
-int sci_isolate_available(void)
+/* 1 if the kernel reports @action (SECCOMP_GET_ACTION_AVAIL), 0 if not. */
+static int action_available(unsigned int action)
 {
-	unsigned int action = SECCOMP_RET_ISOLATE;
 	long rc;
 
 #ifdef __NR_seccomp
@@ -57,14 +57,21 @@ int sci_isolate_available(void)
 	return -errno;
 }
 
-/* Does the program return SECCOMP_RET_ISOLATE anywhere? */
-static bool returns_isolate(const struct sock_filter *insns, size_t len)
+int sci_isolate_available(void)
+{
+	return action_available(SECCOMP_RET_ISOLATE);
+}
+
+/* Does the program return SECCOMP_RET_ISOLATE (with data bits @data)? */
+static bool returns_isolate(const struct sock_filter *insns, size_t len,
+			    uint32_t data)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		if (insns[i].code == (BPF_RET | BPF_K) &&
-		    (insns[i].k & SCI_RET_ACTION_FULL) == SCI_ACT_ISOLATE)
+		    (insns[i].k & SCI_RET_ACTION_FULL) == SCI_ACT_ISOLATE &&
+		    (insns[i].k & data) == data)
 			return true;
 	return false;
 }
@@ -86,7 +93,7 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 	struct sock_filter *insns = NULL;
 	struct sock_fprog prog;
 	size_t len = 0;
-	int avail = 0, rc;
+	int avail = 0, keep = 0, rc;
 	long r;
 
 	if (opts) {
@@ -119,11 +126,20 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 				opts->degraded = 1;
 		}
 	}
+	if (avail == 1 && (sci_policy_get_flags(p) & SCI_POLICY_KEEP_GRANTS)) {
+		keep = action_available(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP);
+		if (keep != 1) {
+			/* Stricter than asked, never weaker: isolate, keep nothing. */
+			eflags |= SCI_EXPORT_NO_KEEP;
+			warn(opts, "this kernel cannot keep SCI grants across system calls (SECCOMP_ISOLATE_KEEP): keep-grants is ignored, every isolated system call starts from the premapped set (slower, as strict)");
+		}
+	}
 	rc = sci_policy_export(p, eflags, &insns, &len, err);
 	if (rc)
 		return rc;
 	/* Never hand the kernel an action it did not report. */
-	if (avail != 1 && returns_isolate(insns, len)) {
+	if ((avail != 1 && returns_isolate(insns, len, 0)) ||
+	    (keep != 1 && returns_isolate(insns, len, SECCOMP_ISOLATE_KEEP))) {
 		free(insns);
 		sci__set_error(err, -EOPNOTSUPP,
 			       "internal error: the filter returns SECCOMP_RET_ISOLATE on a kernel without it; not loaded");

@@ -1215,6 +1215,13 @@ static int parse_statement(struct parser *ps)
 		ps->p->def = a;
 		return 0;
 	}
+	if (tok_is(t0, "@keep-grants")) {
+		rc = expect_eol(ps, 1, "@keep-grants");
+		if (rc)
+			return rc;
+		ps->p->flags |= SCI_POLICY_KEEP_GRANTS;
+		return 0;
+	}
 	if (tok_is(t0, "@frequency") || tok_is(t0, "@denylist"))
 		return perr(ps, t0, "minijail's %.*s is not supported", (int)t0->len, t0->s);
 	return parse_rule(ps);

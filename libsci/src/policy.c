@@ -461,11 +461,26 @@ static const char *act_str(uint32_t action, char *buf, size_t len)
 	return buf;
 }
 
+int sci_policy_set_flags(struct sci_policy *p, unsigned int flags)
+{
+	if (!p || (flags & ~SCI_POLICY_KEEP_GRANTS))
+		return -EINVAL;
+	p->flags = flags;
+	return 0;
+}
+
+unsigned int sci_policy_get_flags(const struct sci_policy *p)
+{
+	return p ? p->flags : 0;
+}
+
 int sci_policy_dump(const struct sci_policy *p, FILE *out)
 {
 	unsigned int i, j;
 	char name[64], act[64];
 
+	if (p->flags & SCI_POLICY_KEEP_GRANTS)
+		fprintf(out, "flags: keep-grants (isolated syscalls keep their grants)\n");
 	fprintf(out, "default: %s\n", act_str(p->def, act, sizeof(act)));
 	for (i = 0; i < p->nsys; i++) {
 		const struct sci_sysrule *s = &p->sys[i];

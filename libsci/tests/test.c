@@ -936,6 +936,78 @@ static void test_degrade_export(void)
 	sci_policy_free(p);
 }
 
+/* @keep-grants: every isolate return carries SECCOMP_ISOLATE_KEEP. */
+static void test_keep_grants(void)
+{
+	const char *src = "@keep-grants\n@default isolate\nexit_group: allow\n"
+			  "read: isolate-learn\nwrite: arg0 == 1; return EPERM\n";
+	struct sock_filter *f = NULL;
+	struct sci_error e;
+	struct compiled c;
+	char *dump = NULL;
+	size_t n = 0, dlen = 0;
+	FILE *mf;
+
+	if (compile(src, &c, NULL)) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ(sci_policy_get_flags(c.p), SCI_POLICY_KEEP_GRANTS);
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("getpid"), A6(0)),
+		 SCI_ACT_ISOLATE | SECCOMP_ISOLATE_KEEP);
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("read"), A6(0)),
+		 SCI_ACT_ISOLATE_LEARN | SECCOMP_ISOLATE_KEEP);
+	/* minijail: "expr; return E" allows where expr holds, else E */
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("write"), A6(1)), SCI_ACT_ALLOW);
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("write"), A6(2)), SCI_ACT_ERRNO(EPERM));
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("exit_group"), A6(0)), SCI_ACT_ALLOW);
+	/* The reference semantics are the actions themselves. */
+	CHECK_EQ(sci_policy_verdict(c.p, nr_of("getpid"), A6(0)), SCI_ACT_ISOLATE);
+	/* What a kernel without SECCOMP_ISOLATE_KEEP gets instead. */
+	CHECK_EQ(sci_policy_export(c.p, SCI_EXPORT_NO_KEEP, &f, &n, &e), 0);
+	if (f) {
+		CHECK_EQ(bpf_verdict(f, n, nr_of("getpid"), A6(0)), SCI_ACT_ISOLATE);
+		CHECK_EQ(bpf_verdict(f, n, nr_of("read"), A6(0)), SCI_ACT_ISOLATE_LEARN);
+		free(f);
+		f = NULL;
+	}
+	CHECK_EQ(sci_policy_export(c.p, SCI_EXPORT_DEGRADE, &f, &n, &e), 0);
+	if (f) {
+		CHECK_EQ(bpf_verdict(f, n, nr_of("getpid"), A6(0)), SCI_ACT_ALLOW);
+		free(f);
+	}
+	mf = open_memstream(&dump, &dlen);
+	CHECK(mf != NULL);
+	if (mf) {
+		sci_bpf_dump(c.f, c.n, mf);
+		sci_policy_dump(c.p, mf);
+		fclose(mf);
+		CHECK(strstr(dump, "ret ISOLATE|KEEP") != NULL);
+		CHECK(strstr(dump, "ret ISOLATE|LEARN|KEEP") != NULL);
+		CHECK(strstr(dump, "flags: keep-grants") != NULL);
+		free(dump);
+	}
+	release(&c);
+
+	/* The API, and what the directive refuses. */
+	c.p = sci_policy_new(SCI_ACT_ISOLATE);
+	CHECK(c.p != NULL);
+	CHECK_EQ(sci_policy_get_flags(c.p), 0);
+	CHECK_EQ(sci_policy_set_flags(c.p, 0x2), -EINVAL);
+	CHECK_EQ(sci_policy_set_flags(c.p, SCI_POLICY_KEEP_GRANTS), 0);
+	CHECK_EQ(sci_policy_get_flags(c.p), SCI_POLICY_KEEP_GRANTS);
+	CHECK_EQ(sci_policy_set_flags(c.p, 0), 0);
+	CHECK_EQ(sci_policy_get_flags(c.p), 0);
+	sci_policy_free(c.p);
+	CHECK_EQ(sci_policy_set_flags(NULL, 0), -EINVAL);
+	c.p = NULL;
+	CHECK_EQ(sci_policy_parse_buffer("@keep-grants yes\n", 17, "k.policy", 0,
+					 &c.p, &e), -EINVAL);
+	CHECK(c.p == NULL);
+	CHECK_EQ(e.line, 1);
+	CHECK(strstr(e.message, "@keep-grants") != NULL);
+}
+
 static void test_bpf_dump(void)
 {
 	struct compiled c;
@@ -1754,6 +1826,7 @@ int main(int argc, char **argv)
 	RUN(test_placeholder_with_many_trace_values);
 	RUN(test_degrade_export);
 	RUN(test_bpf_dump);
+	RUN(test_keep_grants);
 	RUN(test_random_policies_match_bpf);
 	RUN(test_api_first_match);
 	RUN(test_too_big);

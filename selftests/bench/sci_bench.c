@@ -3,19 +3,20 @@
  * sci_bench: what System Call Isolation costs, against the mechanisms
  * sandboxes use today to interpose on system calls.
  *
- * Five modes, each in a process of its own that installed its filter and
- * stays alive for the whole run, so that every round measures the five
+ * Six modes, each in a process of its own that installed its filter and
+ * stays alive for the whole run, so that every round measures the six
  * side by side:
  *   none     no filter
  *   allow    a seccomp filter returning ALLOW
  *   isolate  a filter returning SECCOMP_RET_ISOLATE for every syscall
+ *   keep     the same with SECCOMP_ISOLATE_KEEP: grants kept across syscalls
  *   notif    a filter returning USER_NOTIF, a supervisor thread answering
  *            SECCOMP_USER_NOTIF_FLAG_CONTINUE
  *   trace    a filter returning TRACE, a ptrace tracer that continues
  *            (and follows forks)
  * For each operation: RUNS runs of N iterations per mode, rounds
  * interleaved; the time per operation (median, min, max), the SCI counters
- * per operation in the isolate mode, the grant trace of one operation (do
+ * per operation in the isolate and keep modes, the grant trace of one operation (do
  * faults repeat on a page?), and the SCI page-table memory of 1, 10, 100
  * and 1000 isolated tasks alive at once.
  *
@@ -64,10 +65,13 @@
 /* ------------------------------------------------------------------ */
 /* Modes, operations, counters */
 
-enum { M_NONE, M_ALLOW, M_ISOLATE, M_NOTIF, M_TRACE, NMODES };
+enum { M_NONE, M_ALLOW, M_ISOLATE, M_KEEP, M_NOTIF, M_TRACE, NMODES };
 static const char *const mode_name[NMODES] = {
-	"none", "allow", "isolate", "notif", "trace",
+	"none", "allow", "isolate", "keep", "notif", "trace",
 };
+/* The modes that isolate, whose SCI counters are measured: index 0, 1 */
+#define ISO(m)	((m) == M_ISOLATE ? 0 : (m) == M_KEEP ? 1 : -1)
+static const int iso_mode[2] = { M_ISOLATE, M_KEEP };
 
 enum {
 	OP_EMPTY, OP_GETPID, OP_READ1, OP_READ64K, OP_WRITE, OP_OPEN,
@@ -384,6 +388,10 @@ static void __attribute__((noreturn)) worker_main(int mode)
 		if (install(SECCOMP_RET_ISOLATE, 0))
 			goto err;
 		break;
+	case M_KEEP:
+		if (install(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP, 0))
+			goto err;
+		break;
 	case M_NOTIF:
 		if (pthread_create(&th, NULL, supervisor, NULL))
 			goto err;
@@ -407,7 +415,7 @@ static void __attribute__((noreturn)) worker_main(int mode)
 			goto err;
 		break;
 	}
-	worker_loop(&w, mode == M_ISOLATE);
+	worker_loop(&w, ISO(mode) >= 0);
 err:
 	fprintf(stderr, "sci_bench: %s worker: setup: %m\n", mode_name[mode]);
 	_exit(1);
@@ -530,39 +538,42 @@ static int op_enabled[NOPS];
 static int op_n[NOPS];
 static double us[NOPS][NMODES][MAXRUNS];	/* per operation, per run */
 static int nus[NOPS][NMODES];
-static double per_op[NOPS][NST][MAXRUNS];	/* isolate: counters per op */
-static int nper[NOPS];
+static double per_op[NOPS][2][NST][MAXRUNS];	/* isolating: counters per op */
+static int nper[NOPS][2];
 static double calib_ns[NMODES];
-static double calib_st[NST];
+static double calib_st[2][NST];
 static struct summary t_sum[NOPS][NMODES];
-static double st_med[NOPS][NST];
+static double st_med[NOPS][2][NST];
 
 static void calibrate(void)
 {
-	double ns[NMODES][9] = { { 0 } }, st[NST][9] = { { 0 } };
+	double ns[NMODES][9] = { { 0 } }, st[2][NST][9] = { { { 0 } } };
 	struct res r;
-	int i, m, k;
+	int i, m, k, j;
 
 	for (i = 0; i < 9; i++)
 		for (m = 0; m < NMODES; m++) {
 			if (run_one(m, OP_EMPTY, 0, &r))
 				continue;
 			ns[m][i] = r.ns;
-			if (m == M_ISOLATE)
+			if (ISO(m) >= 0)
 				for (k = 0; k < NST; k++)
-					st[k][i] = r.d[k];
+					st[ISO(m)][k][i] = r.d[k];
 		}
 	for (m = 0; m < NMODES; m++)
 		calib_ns[m] = summarize(ns[m], 9).med;
-	for (k = 0; k < NST; k++)
-		calib_st[k] = summarize(st[k], 9).med;
+	for (j = 0; j < 2; j++)
+		for (k = 0; k < NST; k++)
+			calib_st[j][k] = summarize(st[j][k], 9).med;
 	printf("# timing window (subtracted): ");
 	for (m = 0; m < NMODES; m++)
 		printf("%s %.1f us%s", mode_name[m], calib_ns[m] / 1000,
 		       m + 1 < NMODES ? ", " : "\n");
-	printf("# isolate counter window (subtracted): syscalls %.0f, code %.0f, data %.0f, grants %.0f\n",
-	       calib_st[ST_SYSCALLS], calib_st[ST_CODE], calib_st[ST_DATA],
-	       calib_st[ST_GRANTS]);
+	for (j = 0; j < 2; j++)
+		printf("# %s counter window (subtracted): syscalls %.0f, code %.0f, data %.0f, grants %.0f\n",
+		       mode_name[iso_mode[j]], calib_st[j][ST_SYSCALLS],
+		       calib_st[j][ST_CODE], calib_st[j][ST_DATA],
+		       calib_st[j][ST_GRANTS]);
 }
 
 static void time_op(int op)
@@ -570,7 +581,7 @@ static void time_op(int op)
 	double sum = 0, est;
 	long long t0 = now_ns();
 	struct res r;
-	int m, i, k, n;
+	int m, i, k, n, j;
 
 	/* Warm up every mode, then estimate the cost per operation. */
 	for (m = 0; m < NMODES; m++) {
@@ -593,25 +604,29 @@ static void time_op(int op)
 				return;
 			est = (r.ns - calib_ns[m]) / n;
 			us[op][m][nus[op][m]++] = (est > 0 ? est : 0) / 1000;
-			if (m == M_ISOLATE) {
+			j = ISO(m);
+			if (j >= 0) {
 				int s;
 
 				for (s = 0; s < NST; s++)
-					per_op[op][s][nper[op]] =
-						(r.d[s] - calib_st[s]) / n;
-				nper[op]++;
+					per_op[op][j][s][nper[op][j]] =
+						(r.d[s] - calib_st[j][s]) / n;
+				nper[op][j]++;
 			}
 		}
 	for (m = 0; m < NMODES; m++)
 		t_sum[op][m] = summarize(us[op][m], nus[op][m]);
-	for (k = 0; k < NST; k++)
-		st_med[op][k] = summarize(per_op[op][k], nper[op]).med;
-	printf("# %-22s N=%-5d %5.1f s: none %.1f, allow %.1f, isolate %.1f, notif %.1f, trace %.1f us; isolate: %.1f syscalls, %.1f code + %.1f data faults\n",
+	for (j = 0; j < 2; j++)
+		for (k = 0; k < NST; k++)
+			st_med[op][j][k] = summarize(per_op[op][j][k], nper[op][j]).med;
+	printf("# %-22s N=%-5d %5.1f s: none %.1f, allow %.1f, isolate %.1f, keep %.1f, notif %.1f, trace %.1f us; isolate: %.1f syscalls, %.1f code + %.1f data faults; keep: %.1f code + %.1f data faults\n",
 	       ops[op].label, n, (now_ns() - t0) / 1e9,
 	       t_sum[op][M_NONE].med, t_sum[op][M_ALLOW].med,
-	       t_sum[op][M_ISOLATE].med, t_sum[op][M_NOTIF].med,
-	       t_sum[op][M_TRACE].med, st_med[op][ST_SYSCALLS],
-	       st_med[op][ST_CODE], st_med[op][ST_DATA]);
+	       t_sum[op][M_ISOLATE].med, t_sum[op][M_KEEP].med,
+	       t_sum[op][M_NOTIF].med, t_sum[op][M_TRACE].med,
+	       st_med[op][0][ST_SYSCALLS], st_med[op][0][ST_CODE],
+	       st_med[op][0][ST_DATA], st_med[op][1][ST_CODE],
+	       st_med[op][1][ST_DATA]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1185,8 +1200,8 @@ static void report(const char *env, double total_s)
 			continue;
 		iso = t_sum[op][M_ISOLATE].med;
 		T("%-21s %6.1f %6.1f %6.1f %6.1f |", ops[op].label,
-		  st_med[op][ST_SYSCALLS], st_med[op][ST_CODE],
-		  st_med[op][ST_DATA], st_med[op][ST_GRANTS]);
+		  st_med[op][0][ST_SYSCALLS], st_med[op][0][ST_CODE],
+		  st_med[op][0][ST_DATA], st_med[op][0][ST_GRANTS]);
 		if (tr_done[op])
 			T(" %6d %6d %6d |", tr[op].code + tr[op].data,
 			  tr[op].distinct, tr[op].repeats);
@@ -1204,6 +1219,27 @@ static void report(const char *env, double total_s)
 			  tr[op].violations, tr[op].ambiguous,
 			  tr[op].first_repeat[0] ? "; first repeat: " : "",
 			  tr[op].first_repeat);
+
+	T("\nKeep mode (SECCOMP_ISOLATE_KEEP: grants stay mapped across the task's\n"
+	  "isolated syscalls; opt-in, a jump within a kept code page is not verified),\n"
+	  "per operation: SCI counter deltas / N as above, ratios of the median keep\n"
+	  "time to the other modes.\n\n");
+	T("%-21s %6s %6s %6s %6s | %7s %7s %7s %7s %7s\n", "operation",
+	  "sysc", "code", "data", "grants", "/none", "/allow", "/isol",
+	  "/notif", "/trace");
+	for (op = 1; op < NOPS; op++) {
+		double keep;
+
+		if (!op_enabled[op] || !op_n[op])
+			continue;
+		keep = t_sum[op][M_KEEP].med;
+		T("%-21s %6.1f %6.1f %6.1f %6.1f | %7.2f %7.2f %7.2f %7.2f %7.2f\n",
+		  ops[op].label, st_med[op][1][ST_SYSCALLS], st_med[op][1][ST_CODE],
+		  st_med[op][1][ST_DATA], st_med[op][1][ST_GRANTS],
+		  ratio(keep, t_sum[op][M_NONE].med), ratio(keep, t_sum[op][M_ALLOW].med),
+		  ratio(keep, t_sum[op][M_ISOLATE].med), ratio(keep, t_sum[op][M_NOTIF].med),
+		  ratio(keep, t_sum[op][M_TRACE].med));
+	}
 
 	T("\nSCI page-table memory per isolated task: the table_pages counter (PUD,\n"
 	  "PMD and PTE pages below each task's PGD) over the tasks alive, at rest\n"
@@ -1272,12 +1308,19 @@ static void report(const char *env, double total_s)
 			if (m != M_ISOLATE)
 				csv_row("time", ops[op].name, mode_name[m], "isolate_ratio",
 					ratio(t_sum[op][M_ISOLATE].med, t_sum[op][m].med));
+			if (m != M_KEEP)
+				csv_row("time", ops[op].name, mode_name[m], "keep_ratio",
+					ratio(t_sum[op][M_KEEP].med, t_sum[op][m].med));
 		}
-		csv_row("sci", ops[op].name, "isolate", "syscalls_per_op", st_med[op][ST_SYSCALLS]);
-		csv_row("sci", ops[op].name, "isolate", "code_faults_per_op", st_med[op][ST_CODE]);
-		csv_row("sci", ops[op].name, "isolate", "data_faults_per_op", st_med[op][ST_DATA]);
-		csv_row("sci", ops[op].name, "isolate", "grants_per_op", st_med[op][ST_GRANTS]);
-		csv_row("sci", ops[op].name, "isolate", "switches_out_per_op", st_med[op][ST_SWITCHES]);
+		for (i = 0; i < 2; i++) {
+			const char *mn = mode_name[iso_mode[i]];
+
+			csv_row("sci", ops[op].name, mn, "syscalls_per_op", st_med[op][i][ST_SYSCALLS]);
+			csv_row("sci", ops[op].name, mn, "code_faults_per_op", st_med[op][i][ST_CODE]);
+			csv_row("sci", ops[op].name, mn, "data_faults_per_op", st_med[op][i][ST_DATA]);
+			csv_row("sci", ops[op].name, mn, "grants_per_op", st_med[op][i][ST_GRANTS]);
+			csv_row("sci", ops[op].name, mn, "switches_out_per_op", st_med[op][i][ST_SWITCHES]);
+		}
 		if (tr_done[op]) {
 			csv_row("trace", ops[op].name, "isolate", "code_faults", tr[op].code);
 			csv_row("trace", ops[op].name, "isolate", "data_faults", tr[op].data);

@@ -36,7 +36,12 @@ write: arg0 != 1; isolate
 P
 
 echo "TAP version 13"
-echo "1..12"
+cat >$p/keep.policy <<'P'
+@keep-grants
+@default isolate
+P
+
+echo "1..17"
 t "isolate getpid, true" 0 "" sci-run --isolate getpid -- true
 t "isolate-all shell keeps its exit status" 3 "" sci-run --isolate-all -- sh -c 'exit 3'
 t "bad call isolated: killed, symbol named" 137 "killed by SCI: syscall 16: unverified jump at sci_test_target+0x1000/" \
@@ -55,4 +60,14 @@ sci-run --policy $p/args.policy -- sh -c 'echo one; echo two' >/dev/null
 s1=$(sed -n 's/^syscalls //p' /sys/kernel/debug/sci/stats)
 n=$((n + 1))
 if [ $((s1 - s0)) -ge 2 ]; then echo "ok $n conditional isolation counted ($((s1 - s0)) isolated syscalls)"; else fail=$((fail + 1)); echo "not ok $n conditional isolation counted ($s0 -> $s1)"; fi
+t "keep-grants: the filter returns ISOLATE|KEEP" 0 "ret ISOLATE|KEEP" \
+	sci-run --dump-bpf --isolate-all --keep-grants
+t "@keep-grants in a policy file: check mode shows it" 0 "flags: keep-grants" sci-run --check $p/keep.policy
+t "keep-grants: a bad call is still killed" 137 "killed by SCI: syscall 16: unverified jump" \
+	sci-run --keep-grants --isolate ioctl -- sci-hook write_dmesg_bad keep
+k0=$(sed -n 's/^kept //p' /sys/kernel/debug/sci/stats)
+t "keep-grants: isolate-all shell runs" 0 "one" sci-run --policy $p/keep.policy -- sh -c 'echo one; ls / >/dev/null; cat /proc/version >/dev/null'
+k1=$(sed -n 's/^kept //p' /sys/kernel/debug/sci/stats)
+n=$((n + 1))
+if [ $((k1 - k0)) -ge 10 ]; then echo "ok $n keep-grants: syscalls kept their grants ($((k1 - k0)))"; else fail=$((fail + 1)); echo "not ok $n keep-grants: syscalls kept their grants ($k0 -> $k1)"; fi
 [ $fail = 0 ]

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kept grants (SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP): an isolated
+ * syscall's grants stay mapped for the task's next isolated syscalls, so a
+ * repeated syscall takes no fault; a syscall whose verdict does not keep
+ * starts from the premapped set again; a kept grant never outlives the
+ * kernel's own mapping (vfree, set_memory_ro, set_direct_map_*) and is
+ * never left writable on a page that became SCI state; stacked filters keep
+ * only when all of them ask to; the flag can be probed.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+
+#include "kselftest_harness.h"
+#include "sci.h"
+
+#define KEEP	(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP)
+
+/* SCI_TEST_KEPT steps and kinds (arch/x86/mm/sci_test.c) */
+enum { KEPT_GRANT, KEPT_CHANGE, KEPT_CHECK, KEPT_RELEASE };
+enum { KIND_VFREE, KIND_SET_MEMORY_RO, KIND_DIRECT_MAP, KIND_SCI_STATE };
+#define KEPT(step, kind)	(((unsigned long)(step) << 8) | (kind))
+
+static int test_fd(void)
+{
+	return open(SCI_TEST_PATH, O_RDWR);
+}
+
+/*
+ * ioctl() returns @ret, except the SCI_TEST_KEPT step @strict_step, which
+ * returns plain SECCOMP_RET_ISOLATE (keeps nothing); the rest is allowed.
+ */
+static int ioctl_filter(unsigned int ret, int strict_step)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+		BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xff00),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)strict_step << 8, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ISOLATE),
+		BPF_STMT(BPF_RET | BPF_K, ret),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+static int action_avail(unsigned int action)
+{
+	return syscall(__NR_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action);
+}
+
+TEST(keep_flag_is_probed)
+{
+	ASSERT_EQ(0, action_avail(SECCOMP_RET_ISOLATE));
+	ASSERT_EQ(0, action_avail(KEEP));
+	ASSERT_EQ(0, action_avail(KEEP | SECCOMP_ISOLATE_LEARN));
+	/* A flag this kernel does not know: the action is unknown. */
+	ASSERT_EQ(-1, action_avail(SECCOMP_RET_ISOLATE | 0x4));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+	ASSERT_EQ(-1, action_avail(KEEP | 0x8000));
+	ASSERT_EQ(EOPNOTSUPP, errno);
+}
+
+static long faults(void)
+{
+	return sci_stat("code_faults") + sci_stat("data_faults");
+}
+
+/*
+ * In a child: one getpid to warm up, then 100 more; how many SCI faults
+ * the 100 took, as the exit status (capped at 250), or 251+ on an error.
+ * @ret2, when not 0, is a second filter stacked on the first.
+ */
+static int getpid_faults(unsigned int ret, unsigned int ret2)
+{
+	int status, i;
+	long before, n;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (sci_filter(__NR_getpid, ret) || (ret2 && sci_filter(__NR_getpid, ret2)))
+			_exit(251);
+		syscall(__NR_getpid);
+		before = faults();
+		for (i = 0; i < 100; i++)
+			if (syscall(__NR_getpid) != getpid())
+				_exit(252);
+		n = faults() - before;
+		_exit(n < 0 ? 253 : n > 250 ? 250 : n);
+	}
+	status = sci_reap(pid, NULL, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 254;
+}
+
+/* Kept grants: a repeated isolated syscall takes no fault at all. */
+TEST(kept_getpid_takes_no_fault)
+{
+	long kept = sci_stat("kept");
+	int strict, keep;
+
+	ASSERT_LE(0, kept);
+	strict = getpid_faults(SECCOMP_RET_ISOLATE, 0);
+	keep = getpid_faults(KEEP, 0);
+	TH_LOG("faults in 100 isolated getpid: %d without keeping, %d keeping grants",
+	       strict, keep);
+	/* The control: without the flag every getpid faults its pages in. */
+	ASSERT_LE(100, strict);
+	ASSERT_GT(251, strict);
+	ASSERT_EQ(0, keep);
+	ASSERT_LE(kept + 101, sci_stat("kept"));
+}
+
+/* Stacked filters keep only when every isolating filter asks to. */
+TEST(stacked_filters_keep_only_if_all_ask)
+{
+	int both, one;
+
+	both = getpid_faults(KEEP, KEEP);
+	one = getpid_faults(KEEP, SECCOMP_RET_ISOLATE);
+	TH_LOG("faults in 100 isolated getpid: %d with two keeping filters, %d when one does not keep",
+	       both, one);
+	ASSERT_EQ(0, both);
+	ASSERT_LE(100, one);
+	ASSERT_GT(251, one);
+	/* An ALLOW filter on top does not stop the isolating one keeping. */
+	ASSERT_EQ(0, getpid_faults(KEEP, SECCOMP_RET_ALLOW));
+}
+
+/* The dump of a task at rest: "kept: 1", its grants and their tables. */
+TEST(kept_grants_at_rest)
+{
+	static char buf[1 << 16];
+	int rfd[2], pfd[2], i, status;
+	unsigned int ret[2] = { SECCOMP_RET_ISOLATE, KEEP };
+	char pidbuf[32], c;
+
+	for (i = 0; i < 2; i++) {
+		unsigned int grants = ~0U, kept = ~0U;
+		unsigned long pages = 0;
+		char *p;
+		pid_t pid;
+
+		ASSERT_EQ(0, pipe(rfd));
+		ASSERT_EQ(0, pipe(pfd));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			close(pfd[1]);
+			if (sci_filter(__NR_getpid, ret[i]))
+				_exit(90);
+			syscall(__NR_getpid);
+			write(rfd[1], "r", 1);
+			read(pfd[0], &c, 1);
+			_exit(0);
+		}
+		close(pfd[0]);
+		ASSERT_EQ(1, read(rfd[0], &c, 1));
+		snprintf(pidbuf, sizeof(pidbuf), "%d", pid);
+		ASSERT_EQ(0, sci_write_file("/sys/kernel/debug/sci/dump_pid", pidbuf));
+		ASSERT_LT(0, sci_read_file("/sys/kernel/debug/sci/dump", buf, sizeof(buf)));
+		close(pfd[1]);
+		close(rfd[0]);
+		close(rfd[1]);
+		status = sci_reap(pid, NULL, 0);
+		TH_LOG("status 0x%x", status);
+		ASSERT_EXIT0(status);
+		p = strstr(buf, "kept: ");
+		ASSERT_NE(NULL, p);
+		kept = atoi(p + 6);
+		p = strstr(buf, "grants: ");
+		ASSERT_NE(NULL, p);
+		grants = atoi(p + 8);
+		p = strstr(buf, "table_pages: ");
+		ASSERT_NE(NULL, p);
+		pages = atol(p + 13);
+		TH_LOG("%s: kept %u, grants %u, table_pages %lu at rest",
+		       i ? "keeping" : "not keeping", kept, grants, pages);
+		ASSERT_EQ((unsigned int)i, kept);
+		if (i) {
+			ASSERT_LT(0, grants);
+			ASSERT_LT(2, pages);
+			/* SCI_KEEP_MAX_TABLES, plus the two of the stack */
+			ASSERT_GE(34, pages);
+		} else {
+			ASSERT_EQ(0, grants);
+			ASSERT_EQ(2, pages);
+		}
+	}
+}
+
+/*
+ * A kept grant of a fresh page (@kind) in a child; the parent then makes
+ * its change (unless @change is 0) while the child is between syscalls; the
+ * child's next isolated syscall checks the page: that syscall keeps too,
+ * unless @strict_check.  Returns the child's exit status: 0 when the check
+ * found what was expected (@expect_mapped: the grant is still there).
+ */
+static int kept_scenario(struct __test_metadata *_metadata, int kind,
+			 int change, int strict_check, int expect_mapped)
+{
+	int fd = test_fd(), rfd[2], pfd[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(rfd));
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pfd[1]);
+		if (ioctl_filter(KEEP, strict_check ? KEPT_CHECK : -1))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_GRANT, kind)))
+			_exit(10 + errno);
+		write(rfd[1], "g", 1);
+		if (read(pfd[0], &c, 1) != 1)
+			_exit(91);
+		if (!ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_CHECK, kind)))
+			_exit(expect_mapped ? 2 : 0);
+		if (errno != EEXIST)
+			_exit(10 + errno);
+		/* 1: the grant is still mapped (writable) */
+		_exit(expect_mapped ? 0 : 1);
+	}
+	close(pfd[0]);
+	close(rfd[1]);
+	if (read(rfd[0], &c, 1) == 1 && change)
+		EXPECT_EQ(0, ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_CHANGE, kind)));
+	write(pfd[1], "c", 1);
+	status = sci_reap(pid, NULL, 0);
+	EXPECT_EQ(0, ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_RELEASE, kind)));
+	close(pfd[1]);
+	close(rfd[0]);
+	close(fd);
+	TH_LOG("status 0x%x (exit 1: a stale grant survived, 2: the grant was not kept)",
+	       status);
+	return status;
+}
+
+/* The control for the tests below: without a change, the grant is kept. */
+TEST(kept_grant_survives_between_syscalls)
+{
+	int status = kept_scenario(_metadata, KIND_DIRECT_MAP, 0, 0, 1);
+
+	ASSERT_EXIT0(status);
+}
+
+/* A syscall whose verdict does not keep starts from the premapped set. */
+TEST(non_keeping_syscall_revokes_kept_grants)
+{
+	long revokes = sci_stat("keep_revokes");
+	int status = kept_scenario(_metadata, KIND_DIRECT_MAP, 0, 1, 0);
+
+	ASSERT_EXIT0(status);
+	ASSERT_LT(revokes, sci_stat("keep_revokes"));
+}
+
+static void check_kept_stale(struct __test_metadata *_metadata, int kind)
+{
+	long stale = sci_stat("stale_grants");
+	int status = kept_scenario(_metadata, kind, 1, 0, 0);
+
+	ASSERT_EXIT0(status);
+	ASSERT_LT(stale, sci_stat("stale_grants"));
+}
+
+TEST(kept_grant_vfree) { check_kept_stale(_metadata, KIND_VFREE); }
+TEST(kept_grant_set_memory_ro) { check_kept_stale(_metadata, KIND_SET_MEMORY_RO); }
+TEST(kept_grant_set_direct_map) { check_kept_stale(_metadata, KIND_DIRECT_MAP); }
+/* A page granted writable, freed and taken again for SCI state. */
+TEST(kept_grant_page_becomes_sci_state) { check_kept_stale(_metadata, KIND_SCI_STATE); }
+
+/* The checks still apply to new pages: a bad call kills a keeping task. */
+TEST(keeping_task_still_killed_for_a_bad_jump)
+{
+	int fd = test_fd(), status;
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (ioctl_filter(KEEP, -1))
+			_exit(90);
+		/* Keeps the good call's grants, then jumps mid-function. */
+		if (ioctl(fd, SCI_TEST_GET_ANSWER) != 42)
+			_exit(91);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "sci_keep: bad call");
+		_exit(0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status 0x%x, record:\n%s", status, rec);
+	ASSERT_KILLED(status);
+	ASSERT_NE(NULL, strstr(rec, "reason: unverified jump"));
+}
+
+TEST_HARNESS_MAIN
