@@ -1223,22 +1223,30 @@ static void report(const char *env, double total_s)
 	T("\nKeep mode (SECCOMP_ISOLATE_KEEP: grants stay mapped across the task's\n"
 	  "isolated syscalls; opt-in, a jump within a kept code page is not verified),\n"
 	  "per operation: SCI counter deltas / N as above, ratios of the median keep\n"
-	  "time to the other modes.\n\n");
-	T("%-21s %6s %6s %6s %6s | %7s %7s %7s %7s %7s\n", "operation",
+	  "time to the other modes, and what one SCI fault costs (us/fault: the time\n"
+	  "isolate takes more than keep over the faults it takes more: the fault\n"
+	  "path, its two page-table switches and TLB refills, the copy and release\n"
+	  "of the tables a grant needs).\n\n");
+	T("%-21s %6s %6s %6s %6s | %7s %7s %7s %7s %7s | %8s\n", "operation",
 	  "sysc", "code", "data", "grants", "/none", "/allow", "/isol",
-	  "/notif", "/trace");
+	  "/notif", "/trace", "us/fault");
 	for (op = 1; op < NOPS; op++) {
-		double keep;
+		double keep, dfaults, per_fault = 0;
 
 		if (!op_enabled[op] || !op_n[op])
 			continue;
 		keep = t_sum[op][M_KEEP].med;
-		T("%-21s %6.1f %6.1f %6.1f %6.1f | %7.2f %7.2f %7.2f %7.2f %7.2f\n",
+		dfaults = st_med[op][0][ST_CODE] + st_med[op][0][ST_DATA] -
+			  st_med[op][1][ST_CODE] - st_med[op][1][ST_DATA];
+		if (dfaults >= 1)
+			per_fault = (t_sum[op][M_ISOLATE].med - keep) / dfaults;
+		T("%-21s %6.1f %6.1f %6.1f %6.1f | %7.2f %7.2f %7.2f %7.2f %7.2f | %8.1f\n",
 		  ops[op].label, st_med[op][1][ST_SYSCALLS], st_med[op][1][ST_CODE],
 		  st_med[op][1][ST_DATA], st_med[op][1][ST_GRANTS],
 		  ratio(keep, t_sum[op][M_NONE].med), ratio(keep, t_sum[op][M_ALLOW].med),
 		  ratio(keep, t_sum[op][M_ISOLATE].med), ratio(keep, t_sum[op][M_NOTIF].med),
-		  ratio(keep, t_sum[op][M_TRACE].med));
+		  ratio(keep, t_sum[op][M_TRACE].med), per_fault);
+		C("sci,%s,isolate,us_per_fault,%.4g\n", ops[op].name, per_fault);
 	}
 
 	T("\nSCI page-table memory per isolated task: the table_pages counter (PUD,\n"

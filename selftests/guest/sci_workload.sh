@@ -28,7 +28,7 @@ klog() { dmesg | sed -n "\|$MARK|,\$p"; }
 violations() { klog | grep -c -E "$VIOLATION_RE"; }
 
 echo "TAP version 13"
-echo "1..6"
+echo "1..8"
 [ -r $stats ] || echo "# no $stats: SCI is not enabled on this boot, nothing can be isolated"
 
 t0=$(now)
@@ -79,6 +79,7 @@ echo "# isolated syscalls $ds, code faults $dc, data faults $dd, grants $dg"
 if [ $ds -gt 0 ]; then
 	awk "BEGIN { printf \"# per isolated syscall: %.3f code faults, %.3f data faults\\n\", $dc / $ds, $dd / $ds }"
 fi
+iso_secs=$(secs $t0 $t1)
 echo "# at least $MIN_SYSCALLS isolated syscalls and some code faults expected"
 check really_isolated '[ $ds -ge $MIN_SYSCALLS ] && [ $dc -gt 0 ]'
 
@@ -100,5 +101,35 @@ check io_uring_enosys_not_isolated \
 	'[ -z "${uring_err:-}" ] && [ $uring -lt $((base + 20)) ] && [ $ctl -ge $((base + 300)) ]'
 [ -z "${uring_err:-}" ] || echo "# io_uring_setup: $uring_err"
 
-rm -rf /tmp/wl-native /tmp/wl-isolated
+# The same with SECCOMP_ISOLATE_KEEP (sci-run --keep-grants): same output,
+# nothing killed, and the grants kept (far fewer faults per syscall).
+v0=$(violations)
+s0=$(stat syscalls) c0=$(stat code_faults) d0=$(stat data_faults)
+k0=$(stat kills) x0=$(stat violations) p0=$(stat kept)
+t0=$(now)
+sci-run --isolate-all --keep-grants -- sh $wl /tmp/wl-keep >/tmp/wl-keep.out 2>/tmp/wl-keep.err
+rc_keep=$?
+t1=$(now)
+s1=$(stat syscalls) c1=$(stat code_faults) d1=$(stat data_faults)
+k1=$(stat kills) x1=$(stat violations) p1=$(stat kept)
+v1=$(violations)
+ds=$(( ${s1:-0} - ${s0:-0} )) df=$(( ${c1:-0} + ${d1:-0} - ${c0:-0} - ${d0:-0} ))
+dp=$(( ${p1:-0} - ${p0:-0} ))
+echo "# keep-grants run: exit $rc_keep, $(secs $t0 $t1) s (isolate: $iso_secs s), $ds isolated syscalls, $dp kept their grants, $df faults"
+if [ $ds -gt 0 ]; then
+	awk "BEGIN { printf \"# keep-grants: %.3f faults per isolated syscall\\n\", $df / $ds }"
+fi
+if [ $rc_keep = 0 ] && cmp -s /tmp/wl-native.out /tmp/wl-keep.out &&
+	cmp -s /tmp/wl-native.err /tmp/wl-keep.err; then
+	ok keep_grants_output_identical_to_native
+else
+	echo "# exit $rc_keep; differences (native, keep-grants):"
+	diff /tmp/wl-native.out /tmp/wl-keep.out | head -n 20 | sed 's/^/#   /'
+	sed 's/^/#   /' /tmp/wl-keep.err | tail -n 10
+	nok keep_grants_output_identical_to_native
+fi
+check keep_grants_no_kill_and_kept \
+	'[ "$k0" = "$k1" ] && [ "$x0" = "$x1" ] && [ "$v0" = "$v1" ] && [ $ds -ge $MIN_SYSCALLS ] && [ $dp -ge $((ds / 2)) ]'
+
+rm -rf /tmp/wl-native /tmp/wl-isolated /tmp/wl-keep
 [ $fail = 0 ]
