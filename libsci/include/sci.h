@@ -180,7 +180,8 @@ int sci_policy_set_learn(struct sci_policy *policy);
  * isolated syscalls, instead of starting each one from the premapped set
  * (SECCOMP_ISOLATE_KEEP).  Much faster for programs that repeat the same
  * syscalls, but weaker: a jump into the middle of a function on a code
- * page that an earlier syscall executed is no longer caught.  Policy files
+ * page that an earlier syscall executed, or into a function that starts
+ * on such a page, is no longer caught.  Policy files
  * set it with the line "@keep-grants".  Where the kernel cannot keep
  * grants, sci_policy_load() isolates without keeping (stricter, slower)
  * and warns.
