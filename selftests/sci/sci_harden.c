@@ -516,8 +516,10 @@ TEST_F_TIMEOUT(slow, kmemleak_finds_nothing, 1200)
 	 * may leak what it held, see Documentation/x86/sci.rst), then clear.
 	 */
 	sleep(6);
+	ASSERT_EQ(0, sci_write_file("/dev/kmsg", "sci-selftest: expected kmemleak begin\n"));
 	ASSERT_EQ(0, sci_write_file(KMEMLEAK, "scan"));
 	ASSERT_EQ(0, sci_write_file(KMEMLEAK, "clear"));
+	ASSERT_EQ(0, sci_write_file("/dev/kmsg", "sci-selftest: expected kmemleak end\n"));
 	for (i = 0; i < 200; i++) {
 		pid_t pid = fork();
 
