@@ -37,8 +37,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: sci-run [options] -- PROGRAM [ARGS...]\n"
-		"       sci-run --check FILE [--isolate LIST] [--isolate-all] [--learn] [--keep-grants]\n"
-		"       sci-run --dump-bpf [--policy FILE] [--isolate LIST] [--isolate-all] [--learn] [--keep-grants]\n"
+		"       sci-run --check FILE [--isolate LIST] [--isolate-all] [--learn] [--keep-grants[=data]]\n"
+		"       sci-run --dump-bpf [--policy FILE] [--isolate LIST] [--isolate-all] [--learn] [--keep-grants[=data]]\n"
 		"\n"
 		"Run PROGRAM under a seccomp policy with System Call Isolation.\n"
 		"\n"
@@ -50,10 +50,12 @@ static void usage(FILE *out)
 		"                        io_uring_* fail with ENOSYS unless named)\n"
 		"  -l, --learn           isolate-learn instead of isolate: violations\n"
 		"                        are reported, not killed\n"
-		"  -k, --keep-grants     isolated syscalls keep their grants for the\n"
+		"  -k, --keep-grants[=all|data]\n"
+		"                        isolated syscalls keep their grants for the\n"
 		"                        next ones (faster; a jump within a kept code\n"
-		"                        page is no longer checked): the policy's\n"
-		"                        @keep-grants\n"
+		"                        page is no longer checked), or only their data\n"
+		"                        grants (every fetch still checked): the\n"
+		"                        policy's @keep-grants\n"
 		"  -c, --check FILE      validate FILE and print what it compiles to\n"
 		"  -d, --dump-bpf        print the BPF filter and exit\n"
 		"      --allow-degrade   on a kernel without isolation, run the isolated\n"
@@ -116,9 +118,12 @@ static int deny_io_uring(struct sci_policy *p)
 	return 0;
 }
 
-/* Apply --isolate LIST, --isolate-all, --learn and --keep-grants. */
+/*
+ * Apply --isolate LIST, --isolate-all, --learn and --keep-grants (@keep:
+ * SCI_POLICY_KEEP_* flags to add).
+ */
 static int apply_options(struct sci_policy *p, const char *isolate,
-			 int isolate_all, int learn, int keep)
+			 int isolate_all, int learn, unsigned int keep)
 {
 	char *list, *save = NULL, *name;
 	int rc = 0;
@@ -164,14 +169,13 @@ static int apply_options(struct sci_policy *p, const char *isolate,
 		return -1;
 	if (learn)
 		sci_policy_set_learn(p);
-	if (keep && sci_policy_set_flags(p, sci_policy_get_flags(p) |
-					 SCI_POLICY_KEEP_GRANTS))
+	if (keep && sci_policy_set_flags(p, sci_policy_get_flags(p) | keep))
 		return -1;
 	return 0;
 }
 
 static int do_check(const char *file, const char *isolate, int isolate_all,
-		    int learn, int keep)
+		    int learn, unsigned int keep)
 {
 	struct sock_filter *insns = NULL;
 	struct sci_policy *p = NULL;
@@ -256,7 +260,7 @@ int main(int argc, char **argv)
 		{ "isolate", required_argument, NULL, 'i' },
 		{ "isolate-all", no_argument, NULL, 'a' },
 		{ "learn", no_argument, NULL, 'l' },
-		{ "keep-grants", no_argument, NULL, 'k' },
+		{ "keep-grants", optional_argument, NULL, 'k' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "dump-bpf", no_argument, NULL, 'd' },
 		{ "allow-degrade", no_argument, NULL, 'D' },
@@ -267,7 +271,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *policy_file = NULL, *check_file = NULL, *isolate = NULL;
-	int isolate_all = 0, learn = 0, keep = 0, dump = 0, degrade = 0, c;
+	int isolate_all = 0, learn = 0, dump = 0, degrade = 0, c;
+	unsigned int keep = 0;
 	unsigned int lflags = 0, uses;
 	struct sci_load_options lo = { 0 };
 	struct sci_policy *p = NULL;
@@ -291,7 +296,17 @@ int main(int argc, char **argv)
 			break;
 		case 'a': isolate_all = 1; break;
 		case 'l': learn = 1; break;
-		case 'k': keep = 1; break;
+		case 'k':
+			if (!optarg || !strcmp(optarg, "all")) {
+				keep = SCI_POLICY_KEEP_GRANTS;
+			} else if (!strcmp(optarg, "data")) {
+				keep = SCI_POLICY_KEEP_DATA;
+			} else {
+				fprintf(stderr, "sci-run: --keep-grants takes 'all' or 'data', not '%s'\n",
+					optarg);
+				return EXIT_SCI_ERROR;
+			}
+			break;
 		case 'c': check_file = optarg; break;
 		case 'd': dump = 1; break;
 		case 'D': degrade = 1; break;

@@ -898,8 +898,8 @@ int sci_policy_export(const struct sci_policy *p, unsigned int flags,
 	rc = sci__export_raw(p, &buf, &n, &iso, &learn, err);
 	if (rc)
 		return rc;
-	if ((p->flags & SCI_POLICY_KEEP_GRANTS) && !(flags & SCI_EXPORT_NO_KEEP))
-		keep = SECCOMP_ISOLATE_KEEP;
+	if (!(flags & SCI_EXPORT_NO_KEEP))
+		keep = sci__keep_bits(p);
 	sci__rewrite_ret(buf, n, SCMP_ACT_TRACE(iso),
 			 flags & SCI_EXPORT_DEGRADE ? SCI_ACT_ALLOW : SCI_ACT_ISOLATE | keep);
 	sci__rewrite_ret(buf, n, SCMP_ACT_TRACE(learn),
@@ -932,9 +932,11 @@ static void ret_name(uint32_t k, char *buf, size_t len)
 	case SCI_ACT_LOG: snprintf(buf, len, "LOG"); break;
 	case SCI_ACT_ALLOW: snprintf(buf, len, "ALLOW"); break;
 	case SCI_ACT_ISOLATE:
-		snprintf(buf, len, "ISOLATE%s%s", data & SECCOMP_ISOLATE_LEARN ? "|LEARN" : "",
-			 data & SECCOMP_ISOLATE_KEEP ? "|KEEP" : "");
-		data &= ~(SECCOMP_ISOLATE_LEARN | SECCOMP_ISOLATE_KEEP);
+		snprintf(buf, len, "ISOLATE%s%s%s", data & SECCOMP_ISOLATE_LEARN ? "|LEARN" : "",
+			 data & SECCOMP_ISOLATE_KEEP ? "|KEEP" : "",
+			 data & SECCOMP_ISOLATE_KEEP_DATA ? "|KEEP_DATA" : "");
+		data &= ~(SECCOMP_ISOLATE_LEARN | SECCOMP_ISOLATE_KEEP |
+			  SECCOMP_ISOLATE_KEEP_DATA);
 		if (data) {
 			size_t l = strlen(buf);
 

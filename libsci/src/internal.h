@@ -59,6 +59,8 @@ struct sci_policy {
 };
 
 /* policy.c */
+/* The SECCOMP_ISOLATE_KEEP* bit of @p's flags (0 when it keeps nothing). */
+uint32_t sci__keep_bits(const struct sci_policy *p);
 struct sci_sysrule *sci__sysrule(const struct sci_policy *p, int nr);
 struct sci_sysrule *sci__sysrule_get(struct sci_policy *p, int nr);
 int sci__add_arm(struct sci_policy *p, int nr, struct sci_expr *cond,

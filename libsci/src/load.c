@@ -126,8 +126,8 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 				opts->degraded = 1;
 		}
 	}
-	if (avail == 1 && (sci_policy_get_flags(p) & SCI_POLICY_KEEP_GRANTS)) {
-		keep = action_available(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP);
+	if (avail == 1 && sci__keep_bits(p)) {
+		keep = action_available(SECCOMP_RET_ISOLATE | sci__keep_bits(p));
 		if (keep != 1) {
 			/* Stricter than asked, never weaker: isolate, keep nothing. */
 			eflags |= SCI_EXPORT_NO_KEEP;
@@ -139,7 +139,8 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 		return rc;
 	/* Never hand the kernel an action it did not report. */
 	if ((avail != 1 && returns_isolate(insns, len, 0)) ||
-	    (keep != 1 && returns_isolate(insns, len, SECCOMP_ISOLATE_KEEP))) {
+	    (keep != 1 && (returns_isolate(insns, len, SECCOMP_ISOLATE_KEEP) ||
+			   returns_isolate(insns, len, SECCOMP_ISOLATE_KEEP_DATA)))) {
 		free(insns);
 		sci__set_error(err, -EOPNOTSUPP,
 			       "internal error: the filter returns SECCOMP_RET_ISOLATE on a kernel without it; not loaded");

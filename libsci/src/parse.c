@@ -1216,10 +1216,22 @@ static int parse_statement(struct parser *ps)
 		return 0;
 	}
 	if (tok_is(t0, "@keep-grants")) {
-		rc = expect_eol(ps, 1, "@keep-grants");
-		if (rc)
-			return rc;
-		ps->p->flags |= SCI_POLICY_KEEP_GRANTS;
+		const struct tok *t1 = &ps->toks[1];
+		unsigned int flag = SCI_POLICY_KEEP_GRANTS;
+
+		char b[64];
+
+		if (t1->t != T_EOL) {
+			if (t1->t == T_IDENT && tok_is(t1, "data"))
+				flag = SCI_POLICY_KEEP_DATA;
+			else if (t1->t != T_IDENT || !tok_is(t1, "all"))
+				return perr(ps, t1, "@keep-grants takes 'all' (the default) or 'data', found %s",
+					    tdesc(t1, b, sizeof(b)));
+			rc = expect_eol(ps, 2, "@keep-grants all|data");
+			if (rc)
+				return rc;
+		}
+		ps->p->flags |= flag;
 		return 0;
 	}
 	if (tok_is(t0, "@frequency") || tok_is(t0, "@denylist"))

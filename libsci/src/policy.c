@@ -461,9 +461,18 @@ static const char *act_str(uint32_t action, char *buf, size_t len)
 	return buf;
 }
 
+uint32_t sci__keep_bits(const struct sci_policy *p)
+{
+	if (p->flags & SCI_POLICY_KEEP_GRANTS)
+		return SECCOMP_ISOLATE_KEEP;
+	if (p->flags & SCI_POLICY_KEEP_DATA)
+		return SECCOMP_ISOLATE_KEEP_DATA;
+	return 0;
+}
+
 int sci_policy_set_flags(struct sci_policy *p, unsigned int flags)
 {
-	if (!p || (flags & ~SCI_POLICY_KEEP_GRANTS))
+	if (!p || (flags & ~(SCI_POLICY_KEEP_GRANTS | SCI_POLICY_KEEP_DATA)))
 		return -EINVAL;
 	p->flags = flags;
 	return 0;
@@ -481,6 +490,8 @@ int sci_policy_dump(const struct sci_policy *p, FILE *out)
 
 	if (p->flags & SCI_POLICY_KEEP_GRANTS)
 		fprintf(out, "flags: keep-grants (isolated syscalls keep their grants)\n");
+	else if (p->flags & SCI_POLICY_KEEP_DATA)
+		fprintf(out, "flags: keep-grants data (isolated syscalls keep their data grants)\n");
 	fprintf(out, "default: %s\n", act_str(p->def, act, sizeof(act)));
 	for (i = 0; i < p->nsys; i++) {
 		const struct sci_sysrule *s = &p->sys[i];

@@ -993,7 +993,7 @@ static void test_keep_grants(void)
 	c.p = sci_policy_new(SCI_ACT_ISOLATE);
 	CHECK(c.p != NULL);
 	CHECK_EQ(sci_policy_get_flags(c.p), 0);
-	CHECK_EQ(sci_policy_set_flags(c.p, 0x2), -EINVAL);
+	CHECK_EQ(sci_policy_set_flags(c.p, 0x8), -EINVAL);
 	CHECK_EQ(sci_policy_set_flags(c.p, SCI_POLICY_KEEP_GRANTS), 0);
 	CHECK_EQ(sci_policy_get_flags(c.p), SCI_POLICY_KEEP_GRANTS);
 	CHECK_EQ(sci_policy_set_flags(c.p, 0), 0);
@@ -1005,7 +1005,56 @@ static void test_keep_grants(void)
 					 &c.p, &e), -EINVAL);
 	CHECK(c.p == NULL);
 	CHECK_EQ(e.line, 1);
-	CHECK(strstr(e.message, "@keep-grants") != NULL);
+	CHECK_EQ(e.column, 14);
+	CHECK(strstr(e.message, "@keep-grants takes 'all' (the default) or 'data'") != NULL);
+	CHECK_EQ(sci_policy_parse_buffer("@keep-grants data x\n", 20, "k.policy", 0,
+					 &c.p, &e), -EINVAL);
+	CHECK(c.p == NULL);
+	CHECK_EQ(sci_policy_parse_buffer("@keep-grants all\n", 17, "k.policy", 0,
+					 &c.p, &e), 0);
+	CHECK_EQ(sci_policy_get_flags(c.p), SCI_POLICY_KEEP_GRANTS);
+	sci_policy_free(c.p);
+	c.p = NULL;
+}
+
+/* @keep-grants data: isolate returns carry SECCOMP_ISOLATE_KEEP_DATA. */
+static void test_keep_data(void)
+{
+	const char *src = "@keep-grants data\n@default isolate\nread: isolate-learn\n";
+	struct compiled c;
+	char *dump = NULL;
+	size_t dlen = 0;
+	FILE *mf;
+
+	if (compile(src, &c, NULL)) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ(sci_policy_get_flags(c.p), SCI_POLICY_KEEP_DATA);
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("getpid"), A6(0)),
+		 SCI_ACT_ISOLATE | SECCOMP_ISOLATE_KEEP_DATA);
+	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("read"), A6(0)),
+		 SCI_ACT_ISOLATE_LEARN | SECCOMP_ISOLATE_KEEP_DATA);
+	mf = open_memstream(&dump, &dlen);
+	CHECK(mf != NULL);
+	if (mf) {
+		sci_bpf_dump(c.f, c.n, mf);
+		sci_policy_dump(c.p, mf);
+		fclose(mf);
+		CHECK(strstr(dump, "ret ISOLATE|KEEP_DATA") != NULL);
+		CHECK(strstr(dump, "flags: keep-grants data") != NULL);
+		free(dump);
+	}
+	/* Keeping everything wins over keeping data. */
+	CHECK_EQ(sci_policy_set_flags(c.p, SCI_POLICY_KEEP_DATA | SCI_POLICY_KEEP_GRANTS), 0);
+	free(c.f);
+	c.f = NULL;
+	CHECK_EQ(sci_policy_export(c.p, 0, &c.f, &c.n, NULL), 0);
+	if (c.f)
+		CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("getpid"), A6(0)),
+			 SCI_ACT_ISOLATE | SECCOMP_ISOLATE_KEEP);
+	CHECK_EQ(sci_policy_set_flags(c.p, 0x4), -EINVAL);
+	release(&c);
 }
 
 static void test_bpf_dump(void)
@@ -1827,6 +1876,7 @@ int main(int argc, char **argv)
 	RUN(test_degrade_export);
 	RUN(test_bpf_dump);
 	RUN(test_keep_grants);
+	RUN(test_keep_data);
 	RUN(test_random_policies_match_bpf);
 	RUN(test_api_first_match);
 	RUN(test_too_big);

@@ -3,20 +3,22 @@
  * sci_bench: what System Call Isolation costs, against the mechanisms
  * sandboxes use today to interpose on system calls.
  *
- * Six modes, each in a process of its own that installed its filter and
- * stays alive for the whole run, so that every round measures the six
+ * Seven modes, each in a process of its own that installed its filter and
+ * stays alive for the whole run, so that every round measures the seven
  * side by side:
  *   none     no filter
  *   allow    a seccomp filter returning ALLOW
  *   isolate  a filter returning SECCOMP_RET_ISOLATE for every syscall
- *   keep     the same with SECCOMP_ISOLATE_KEEP: grants kept across syscalls
+ *   keepd    the same with SECCOMP_ISOLATE_KEEP_DATA: data grants kept
+ *            across syscalls, every fetch still checked
+ *   keep     with SECCOMP_ISOLATE_KEEP: all grants kept across syscalls
  *   notif    a filter returning USER_NOTIF, a supervisor thread answering
  *            SECCOMP_USER_NOTIF_FLAG_CONTINUE
  *   trace    a filter returning TRACE, a ptrace tracer that continues
  *            (and follows forks)
  * For each operation: RUNS runs of N iterations per mode, rounds
  * interleaved; the time per operation (median, min, max), the SCI counters
- * per operation in the isolate and keep modes, the grant trace of one operation (do
+ * per operation in the isolating modes, the grant trace of one operation (do
  * faults repeat on a page?), and the SCI page-table memory of 1, 10, 100
  * and 1000 isolated tasks alive at once.
  *
@@ -65,13 +67,14 @@
 /* ------------------------------------------------------------------ */
 /* Modes, operations, counters */
 
-enum { M_NONE, M_ALLOW, M_ISOLATE, M_KEEP, M_NOTIF, M_TRACE, NMODES };
+enum { M_NONE, M_ALLOW, M_ISOLATE, M_KEEPD, M_KEEP, M_NOTIF, M_TRACE, NMODES };
 static const char *const mode_name[NMODES] = {
-	"none", "allow", "isolate", "keep", "notif", "trace",
+	"none", "allow", "isolate", "keepd", "keep", "notif", "trace",
 };
-/* The modes that isolate, whose SCI counters are measured: index 0, 1 */
-#define ISO(m)	((m) == M_ISOLATE ? 0 : (m) == M_KEEP ? 1 : -1)
-static const int iso_mode[2] = { M_ISOLATE, M_KEEP };
+/* The modes that isolate, whose SCI counters are measured: index 0 to 2 */
+#define NISO	3
+#define ISO(m)	((m) == M_ISOLATE ? 0 : (m) == M_KEEPD ? 1 : (m) == M_KEEP ? 2 : -1)
+static const int iso_mode[NISO] = { M_ISOLATE, M_KEEPD, M_KEEP };
 
 enum {
 	OP_EMPTY, OP_GETPID, OP_READ1, OP_READ64K, OP_WRITE, OP_OPEN,
@@ -388,6 +391,10 @@ static void __attribute__((noreturn)) worker_main(int mode)
 		if (install(SECCOMP_RET_ISOLATE, 0))
 			goto err;
 		break;
+	case M_KEEPD:
+		if (install(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP_DATA, 0))
+			goto err;
+		break;
 	case M_KEEP:
 		if (install(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP, 0))
 			goto err;
@@ -538,16 +545,16 @@ static int op_enabled[NOPS];
 static int op_n[NOPS];
 static double us[NOPS][NMODES][MAXRUNS];	/* per operation, per run */
 static int nus[NOPS][NMODES];
-static double per_op[NOPS][2][NST][MAXRUNS];	/* isolating: counters per op */
-static int nper[NOPS][2];
+static double per_op[NOPS][NISO][NST][MAXRUNS];	/* isolating: counters per op */
+static int nper[NOPS][NISO];
 static double calib_ns[NMODES];
-static double calib_st[2][NST];
+static double calib_st[NISO][NST];
 static struct summary t_sum[NOPS][NMODES];
-static double st_med[NOPS][2][NST];
+static double st_med[NOPS][NISO][NST];
 
 static void calibrate(void)
 {
-	double ns[NMODES][9] = { { 0 } }, st[2][NST][9] = { { { 0 } } };
+	double ns[NMODES][9] = { { 0 } }, st[NISO][NST][9] = { { { 0 } } };
 	struct res r;
 	int i, m, k, j;
 
@@ -562,14 +569,14 @@ static void calibrate(void)
 		}
 	for (m = 0; m < NMODES; m++)
 		calib_ns[m] = summarize(ns[m], 9).med;
-	for (j = 0; j < 2; j++)
+	for (j = 0; j < NISO; j++)
 		for (k = 0; k < NST; k++)
 			calib_st[j][k] = summarize(st[j][k], 9).med;
 	printf("# timing window (subtracted): ");
 	for (m = 0; m < NMODES; m++)
 		printf("%s %.1f us%s", mode_name[m], calib_ns[m] / 1000,
 		       m + 1 < NMODES ? ", " : "\n");
-	for (j = 0; j < 2; j++)
+	for (j = 0; j < NISO; j++)
 		printf("# %s counter window (subtracted): syscalls %.0f, code %.0f, data %.0f, grants %.0f\n",
 		       mode_name[iso_mode[j]], calib_st[j][ST_SYSCALLS],
 		       calib_st[j][ST_CODE], calib_st[j][ST_DATA],
@@ -616,17 +623,19 @@ static void time_op(int op)
 		}
 	for (m = 0; m < NMODES; m++)
 		t_sum[op][m] = summarize(us[op][m], nus[op][m]);
-	for (j = 0; j < 2; j++)
+	for (j = 0; j < NISO; j++)
 		for (k = 0; k < NST; k++)
 			st_med[op][j][k] = summarize(per_op[op][j][k], nper[op][j]).med;
-	printf("# %-22s N=%-5d %5.1f s: none %.1f, allow %.1f, isolate %.1f, keep %.1f, notif %.1f, trace %.1f us; isolate: %.1f syscalls, %.1f code + %.1f data faults; keep: %.1f code + %.1f data faults\n",
+	printf("# %-22s N=%-5d %5.1f s: none %.1f, allow %.1f, isolate %.1f, keepd %.1f, keep %.1f, notif %.1f, trace %.1f us; isolate: %.1f syscalls, %.1f code + %.1f data faults; keepd: %.1f + %.1f; keep: %.1f + %.1f\n",
 	       ops[op].label, n, (now_ns() - t0) / 1e9,
 	       t_sum[op][M_NONE].med, t_sum[op][M_ALLOW].med,
-	       t_sum[op][M_ISOLATE].med, t_sum[op][M_KEEP].med,
-	       t_sum[op][M_NOTIF].med, t_sum[op][M_TRACE].med,
+	       t_sum[op][M_ISOLATE].med, t_sum[op][M_KEEPD].med,
+	       t_sum[op][M_KEEP].med, t_sum[op][M_NOTIF].med,
+	       t_sum[op][M_TRACE].med,
 	       st_med[op][0][ST_SYSCALLS], st_med[op][0][ST_CODE],
 	       st_med[op][0][ST_DATA], st_med[op][1][ST_CODE],
-	       st_med[op][1][ST_DATA]);
+	       st_med[op][1][ST_DATA], st_med[op][2][ST_CODE],
+	       st_med[op][2][ST_DATA]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1220,33 +1229,44 @@ static void report(const char *env, double total_s)
 			  tr[op].first_repeat[0] ? "; first repeat: " : "",
 			  tr[op].first_repeat);
 
-	T("\nKeep mode (SECCOMP_ISOLATE_KEEP: grants stay mapped across the task's\n"
-	  "isolated syscalls; opt-in, a jump within a kept code page is not verified),\n"
-	  "per operation: SCI counter deltas / N as above, ratios of the median keep\n"
-	  "time to the other modes, and what one SCI fault costs (us/fault: the time\n"
-	  "isolate takes more than keep over the faults it takes more: the fault\n"
-	  "path, its two page-table switches and TLB refills, the copy and release\n"
-	  "of the tables a grant needs).\n\n");
-	T("%-21s %6s %6s %6s %6s | %7s %7s %7s %7s %7s | %8s\n", "operation",
+	T("\nKeeping modes, opt-in: keepd (SECCOMP_ISOLATE_KEEP_DATA: data grants\n"
+	  "stay mapped across the task's isolated syscalls, every fetch is still\n"
+	  "checked) and keep (SECCOMP_ISOLATE_KEEP: all grants stay, a jump within a\n"
+	  "kept code page is not verified).  Per operation: SCI counter deltas / N\n"
+	  "as above, ratios of the mode's median time to the other modes, and what\n"
+	  "one SCI fault costs (us/fault, keep rows: the time isolate takes more\n"
+	  "than keep over the faults it takes more: the fault path, its two\n"
+	  "page-table switches and TLB refills, the copy and release of the tables\n"
+	  "a grant needs).\n\n");
+	T("%-27s %6s %6s %6s %6s | %7s %7s %7s %7s %7s | %8s\n", "operation",
 	  "sysc", "code", "data", "grants", "/none", "/allow", "/isol",
 	  "/notif", "/trace", "us/fault");
 	for (op = 1; op < NOPS; op++) {
-		double keep, dfaults, per_fault = 0;
-
 		if (!op_enabled[op] || !op_n[op])
 			continue;
-		keep = t_sum[op][M_KEEP].med;
-		dfaults = st_med[op][0][ST_CODE] + st_med[op][0][ST_DATA] -
-			  st_med[op][1][ST_CODE] - st_med[op][1][ST_DATA];
-		if (dfaults >= 1)
-			per_fault = (t_sum[op][M_ISOLATE].med - keep) / dfaults;
-		T("%-21s %6.1f %6.1f %6.1f %6.1f | %7.2f %7.2f %7.2f %7.2f %7.2f | %8.1f\n",
-		  ops[op].label, st_med[op][1][ST_SYSCALLS], st_med[op][1][ST_CODE],
-		  st_med[op][1][ST_DATA], st_med[op][1][ST_GRANTS],
-		  ratio(keep, t_sum[op][M_NONE].med), ratio(keep, t_sum[op][M_ALLOW].med),
-		  ratio(keep, t_sum[op][M_ISOLATE].med), ratio(keep, t_sum[op][M_NOTIF].med),
-		  ratio(keep, t_sum[op][M_TRACE].med), per_fault);
-		C("sci,%s,isolate,us_per_fault,%.4g\n", ops[op].name, per_fault);
+		for (i = 1; i < NISO; i++) {
+			int km = iso_mode[i];
+			double t = t_sum[op][km].med, dfaults, per_fault = 0;
+			char label[40];
+
+			dfaults = st_med[op][0][ST_CODE] + st_med[op][0][ST_DATA] -
+				  st_med[op][i][ST_CODE] - st_med[op][i][ST_DATA];
+			if (dfaults >= 1)
+				per_fault = (t_sum[op][M_ISOLATE].med - t) / dfaults;
+			snprintf(label, sizeof(label), "%s, %s", ops[op].label, mode_name[km]);
+			T("%-27s %6.1f %6.1f %6.1f %6.1f | %7.2f %7.2f %7.2f %7.2f %7.2f |",
+			  label, st_med[op][i][ST_SYSCALLS], st_med[op][i][ST_CODE],
+			  st_med[op][i][ST_DATA], st_med[op][i][ST_GRANTS],
+			  ratio(t, t_sum[op][M_NONE].med), ratio(t, t_sum[op][M_ALLOW].med),
+			  ratio(t, t_sum[op][M_ISOLATE].med), ratio(t, t_sum[op][M_NOTIF].med),
+			  ratio(t, t_sum[op][M_TRACE].med));
+			if (km == M_KEEP) {
+				T(" %8.1f\n", per_fault);
+				C("sci,%s,isolate,us_per_fault,%.4g\n", ops[op].name, per_fault);
+			} else {
+				T(" %8s\n", "");
+			}
+		}
 	}
 
 	T("\nSCI page-table memory per isolated task: the table_pages counter (PUD,\n"
@@ -1319,8 +1339,11 @@ static void report(const char *env, double total_s)
 			if (m != M_KEEP)
 				csv_row("time", ops[op].name, mode_name[m], "keep_ratio",
 					ratio(t_sum[op][M_KEEP].med, t_sum[op][m].med));
+			if (m != M_KEEPD)
+				csv_row("time", ops[op].name, mode_name[m], "keepd_ratio",
+					ratio(t_sum[op][M_KEEPD].med, t_sum[op][m].med));
 		}
-		for (i = 0; i < 2; i++) {
+		for (i = 0; i < NISO; i++) {
 			const char *mn = mode_name[iso_mode[i]];
 
 			csv_row("sci", ops[op].name, mn, "syscalls_per_op", st_med[op][i][ST_SYSCALLS]);

@@ -41,7 +41,7 @@ cat >$p/keep.policy <<'P'
 @default isolate
 P
 
-echo "1..17"
+echo "1..19"
 t "isolate getpid, true" 0 "" sci-run --isolate getpid -- true
 t "isolate-all shell keeps its exit status" 3 "" sci-run --isolate-all -- sh -c 'exit 3'
 t "bad call isolated: killed, symbol named" 137 "killed by SCI: syscall 16: unverified jump at sci_test_target+0x1000/" \
@@ -62,6 +62,10 @@ n=$((n + 1))
 if [ $((s1 - s0)) -ge 2 ]; then echo "ok $n conditional isolation counted ($((s1 - s0)) isolated syscalls)"; else fail=$((fail + 1)); echo "not ok $n conditional isolation counted ($s0 -> $s1)"; fi
 t "keep-grants: the filter returns ISOLATE|KEEP" 0 "ret ISOLATE|KEEP" \
 	sci-run --dump-bpf --isolate-all --keep-grants
+t "keep-grants=data: the filter returns ISOLATE|KEEP_DATA" 0 "ret ISOLATE|KEEP_DATA" \
+	sci-run --dump-bpf --isolate-all --keep-grants=data
+t "keep-grants=data: a shell runs, a bad call is killed" 137 "killed by SCI: syscall 16: unverified jump" \
+	sci-run --keep-grants=data --isolate-all -- sh -c 'echo one; exec sci-hook write_dmesg_bad keepdata'
 t "@keep-grants in a policy file: check mode shows it" 0 "flags: keep-grants" sci-run --check $p/keep.policy
 t "keep-grants: a bad call is still killed" 137 "killed by SCI: syscall 16: unverified jump" \
 	sci-run --keep-grants --isolate ioctl -- sci-hook write_dmesg_bad keep

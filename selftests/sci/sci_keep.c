@@ -2,8 +2,9 @@
 /*
  * Kept grants (SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP): an isolated
  * syscall's grants stay mapped for the task's next isolated syscalls, so a
- * repeated syscall takes no fault; a syscall whose verdict does not keep
- * starts from the premapped set again; a kept grant never outlives the
+ * repeated syscall takes no fault; with SECCOMP_ISOLATE_KEEP_DATA only the
+ * data grants stay and every fetch is still checked; a syscall whose
+ * verdict keeps less drops what it may not use before it runs; a kept grant never outlives the
  * kernel's own mapping (vfree, set_memory_ro, set_direct_map_*) and is
  * never left writable on a page that became SCI state; stacked filters keep
  * only when all of them ask to; the flag can be probed.
@@ -15,6 +16,7 @@
 #include "sci.h"
 
 #define KEEP	(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP)
+#define KEEPD	(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP_DATA)
 
 /* SCI_TEST_KEPT steps and kinds (arch/x86/mm/sci_test.c) */
 enum { KEPT_GRANT, KEPT_CHANGE, KEPT_CHECK, KEPT_RELEASE };
@@ -59,22 +61,30 @@ TEST(keep_flag_is_probed)
 	ASSERT_EQ(0, action_avail(SECCOMP_RET_ISOLATE));
 	ASSERT_EQ(0, action_avail(KEEP));
 	ASSERT_EQ(0, action_avail(KEEP | SECCOMP_ISOLATE_LEARN));
+	ASSERT_EQ(0, action_avail(KEEPD));
+	ASSERT_EQ(0, action_avail(KEEP | KEEPD | SECCOMP_ISOLATE_LEARN));
 	/* A flag this kernel does not know: the action is unknown. */
-	ASSERT_EQ(-1, action_avail(SECCOMP_RET_ISOLATE | 0x4));
+	ASSERT_EQ(-1, action_avail(SECCOMP_RET_ISOLATE | 0x8));
 	ASSERT_EQ(EOPNOTSUPP, errno);
 	ASSERT_EQ(-1, action_avail(KEEP | 0x8000));
 	ASSERT_EQ(EOPNOTSUPP, errno);
 }
 
+enum { ALL_FAULTS, DATA_FAULTS, CODE_FAULTS };
+static int which_faults;
+
 static long faults(void)
 {
-	return sci_stat("code_faults") + sci_stat("data_faults");
+	long code = sci_stat("code_faults"), data = sci_stat("data_faults");
+
+	return which_faults == DATA_FAULTS ? data :
+	       which_faults == CODE_FAULTS ? code : code + data;
 }
 
 /*
  * In a child: one getpid to warm up, then 100 more; how many SCI faults
- * the 100 took, as the exit status (capped at 250), or 251+ on an error.
- * @ret2, when not 0, is a second filter stacked on the first.
+ * (which_faults) the 100 took, as the exit status (capped at 250), or 251+
+ * on an error.  @ret2, when not 0, is a second filter stacked on the first.
  */
 static int getpid_faults(unsigned int ret, unsigned int ret2)
 {
@@ -115,6 +125,102 @@ TEST(kept_getpid_takes_no_fault)
 	ASSERT_GT(251, strict);
 	ASSERT_EQ(0, keep);
 	ASSERT_LE(kept + 101, sci_stat("kept"));
+}
+
+/* Keeping data only: no data fault, every code page faults (checked). */
+TEST(keep_data_keeps_no_code)
+{
+	int data, code;
+
+	which_faults = DATA_FAULTS;
+	data = getpid_faults(KEEPD, 0);
+	which_faults = CODE_FAULTS;
+	code = getpid_faults(KEEPD, 0);
+	which_faults = ALL_FAULTS;
+	TH_LOG("100 isolated getpid keeping data grants: %d data faults, %d code faults",
+	       data, code);
+	ASSERT_EQ(0, data);
+	ASSERT_LE(100, code);
+	ASSERT_GT(251, code);
+}
+
+/* Stacked filters keep only as far as every isolating filter asks. */
+TEST(stacked_keep_and_keep_data_keep_data)
+{
+	int data, code;
+
+	which_faults = DATA_FAULTS;
+	data = getpid_faults(KEEP, KEEPD);
+	which_faults = CODE_FAULTS;
+	code = getpid_faults(KEEPD, KEEP);
+	which_faults = ALL_FAULTS;
+	ASSERT_EQ(0, data);
+	ASSERT_LE(100, code);
+	ASSERT_GT(251, code);
+	/* With a filter that keeps nothing, nothing is kept. */
+	which_faults = DATA_FAULTS;
+	data = getpid_faults(KEEPD, SECCOMP_RET_ISOLATE);
+	which_faults = ALL_FAULTS;
+	ASSERT_LE(100, data);
+	ASSERT_GT(251, data);
+}
+
+/*
+ * What SECCOMP_ISOLATE_KEEP gives up, and SECCOMP_ISOLATE_KEEP_DATA does
+ * not: an earlier syscall ran sci_test_target() through all its pages
+ * (SCI_TEST_BIG_FUNC); a later syscall jumps into its second page
+ * (SCI_TEST_WRITE_DMESG_BAD).  Kept code pages: the jump does not fault
+ * and completes (the documented weakening).  When the later syscall keeps
+ * only data (or nothing), the code grants are gone when it starts: the
+ * jump faults and kills.  Returns the child's status.
+ */
+static int jump_after_big_func(unsigned int big_ret, unsigned int bad_ret)
+{
+	int fd = open(SCI_TEST_PATH, O_RDWR), status;
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)SCI_TEST_WRITE_DMESG_BAD, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, bad_ret),
+		BPF_STMT(BPF_RET | BPF_K, big_ret),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_BIG_FUNC))
+			_exit(91);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "sci_keep: jump into a kept page");
+		_exit(0);
+	}
+	status = sci_reap(pid, NULL, 0);
+	close(fd);
+	return status;
+}
+
+TEST(keep_gives_up_jumps_into_kept_code_keep_data_does_not)
+{
+	int keep = jump_after_big_func(KEEP, KEEP);
+	int keepd = jump_after_big_func(KEEP, KEEPD);
+	int none = jump_after_big_func(KEEP, SECCOMP_RET_ISOLATE);
+	int data_only = jump_after_big_func(KEEPD, KEEPD);
+
+	TH_LOG("jump into a page of a function an earlier syscall ran: status 0x%x keeping all, 0x%x when the jumping syscall keeps data only, 0x%x when it keeps nothing, 0x%x keeping data only throughout",
+	       keep, keepd, none, data_only);
+	ASSERT_EXIT0(keep);
+	ASSERT_KILLED(keepd);
+	ASSERT_KILLED(none);
+	ASSERT_KILLED(data_only);
 }
 
 /* Stacked filters keep only when every isolating filter asks to. */
