@@ -31,6 +31,7 @@
 #define SCI_TEST_WRITE_STATE	_IOW('S', 9, unsigned long)
 #define SCI_TEST_PIVOT		_IO('S', 10)
 #define SCI_TEST_KEPT		_IOW('S', 11, unsigned long)
+#define SCI_TEST_IRQ_WINDOW	_IO('S', 12)
 
 /*
  * Install a filter: syscall @nr (or every syscall when @nr is -1) returns

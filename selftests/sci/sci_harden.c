@@ -500,6 +500,40 @@ TEST_F_TIMEOUT(slow, memcg_charged, 300)
 	rmdir(CGROOT "/sci_keep");
 }
 
+/*
+ * An SCI fault between trace_hardirqs_on() and the instruction that
+ * enables interrupts keeps lockdep's state (on), as an NMI there does.
+ */
+TEST(lockdep_state_survives_a_fault_in_the_irq_window)
+{
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	if (access("/proc/lockdep", F_OK))
+		SKIP(return, "no lockdep (CONFIG_PROVE_LOCKING is in the debug configuration)");
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int i;
+
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		/* Each isolated ioctl faults on the hook's page afresh. */
+		for (i = 0; i < 20; i++)
+			if (ioctl(fd, SCI_TEST_IRQ_WINDOW))
+				_exit(errno == EPROTO ? 1 : errno == EOPNOTSUPP ? 2 :
+				      10 + errno);
+		_exit(0);
+	}
+	status = sci_reap(pid, NULL, 0);
+	TH_LOG("status 0x%x (exit 1: lockdep lost its state, 2: lockdep is off)",
+	       status);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		SKIP(return, "lockdep is off (debug_locks 0: an earlier report)");
+	ASSERT_EXIT0(status);
+}
+
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
 TEST_F_TIMEOUT(slow, kmemleak_finds_nothing, 1200)
