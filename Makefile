@@ -115,12 +115,21 @@ selftest-qemu: kernel initramfs
 		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-sci-off selftest || rc=1; \
 	qemu/tapsum.py $(RUN)-sci-off/tap.log $(RUN)-sci-off/kernel.log $(EXPECT) \
 		| tee $(RUN)-sci-off/summary.txt || rc=1; \
-	echo "== booting again with sci=on and 5-level paging: $(SCI_OFF_TESTS)"; \
-	QEMU_CPU=max,+la57 GUEST_CMDLINE="sci=on" SCI_TESTS=$(SCI_OFF_TESTS) $(STAGE) boot-$(KCONFIG)-la57 \
-		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-la57 selftest || rc=1; \
-	qemu/tapsum.py $(RUN)-la57/tap.log $(RUN)-la57/kernel.log $(EXPECT) \
-		| tee $(RUN)-la57/summary.txt || rc=1; \
-	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $(RUN)-la57/summary.txt \
+	if [ $(KCONFIG) = kasan ]; then \
+		echo "== no 5-level-paging boot under KASAN: 6.1's KASAN reports a wild access"; \
+		echo "   when an interrupt arrives while identify_cpu() has cleared LA57 in the"; \
+		echo "   boot CPU's capabilities (an upstream race, SCI off); the default and"; \
+		echo "   debug configurations test the refusal"; \
+		la57=; \
+	else \
+		echo "== booting again with sci=on and 5-level paging: $(SCI_OFF_TESTS)"; \
+		QEMU_CPU=max,+la57 GUEST_CMDLINE="sci=on" SCI_TESTS=$(SCI_OFF_TESTS) $(STAGE) boot-$(KCONFIG)-la57 \
+			qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-la57 selftest || rc=1; \
+		qemu/tapsum.py $(RUN)-la57/tap.log $(RUN)-la57/kernel.log $(EXPECT) \
+			| tee $(RUN)-la57/summary.txt || rc=1; \
+		la57=$(RUN)-la57/summary.txt; \
+	fi; \
+	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $$la57 \
 		| tee $(RUN)/total.txt; \
 	[ $$rc = 0 ] || grep -q ' [1-9][0-9]* failed' $(RUN)/total.txt || \
 		{ echo "0 passed, 1 failed" >>$(RUN)/total.txt; echo "0 passed, 1 failed"; }; \
