@@ -429,6 +429,35 @@ TEST(ldt_slot_mirrored)
 	ASSERT_EXIT0(status);
 }
 
+/*
+ * PTI's user copy of a PGD has no mm: a write to its LDT entry (which
+ * map_ldt_struct_to_user() makes with set_pgd()) must not reach the SCI
+ * tables, whatever its struct page holds where pt_mm is (the hook plants
+ * the mm there; a modify_ldt() once oopsed on garbage left there).
+ */
+TEST(pti_user_pgd_copy_not_mirrored)
+{
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_getpid, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		/* SCI tables for this task; the ioctl itself is not isolated. */
+		syscall(__NR_getpid);
+		if (!ioctl(fd, SCI_TEST_USER_PGD_COPY))
+			_exit(0);
+		_exit(errno == EEXIST ? 1 : 10 + errno);
+	}
+	status = sci_reap(pid, NULL, 0);
+	TH_LOG("status 0x%x (exit 1: the user copy's entry reached the SCI tables)",
+	       status);
+	ASSERT_EXIT0(status);
+}
+
 #define CGROOT "/sys/fs/cgroup"
 
 /* "pagetables" of memory.stat of cgroup @cg, in bytes, or -1. */
