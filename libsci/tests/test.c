@@ -944,9 +944,8 @@ static void test_keep_grants(void)
 	struct sock_filter *f = NULL;
 	struct sci_error e;
 	struct compiled c;
-	char *dump = NULL;
-	size_t n = 0, dlen = 0;
-	FILE *mf;
+	char *dump;
+	size_t n = 0;
 
 	if (compile(src, &c, NULL)) {
 		CHECK(0);
@@ -976,17 +975,13 @@ static void test_keep_grants(void)
 		CHECK_EQ(bpf_verdict(f, n, nr_of("getpid"), A6(0)), SCI_ACT_ALLOW);
 		free(f);
 	}
-	mf = open_memstream(&dump, &dlen);
-	CHECK(mf != NULL);
-	if (mf) {
-		sci_bpf_dump(c.f, c.n, mf);
-		sci_policy_dump(c.p, mf);
-		fclose(mf);
-		CHECK(strstr(dump, "ret ISOLATE|KEEP") != NULL);
-		CHECK(strstr(dump, "ret ISOLATE|LEARN|KEEP") != NULL);
-		CHECK(strstr(dump, "flags: keep-grants") != NULL);
-		free(dump);
-	}
+	dump = dump_bpf(c.f, c.n);
+	CHECK(strstr(dump, "ret ISOLATE|KEEP") != NULL);
+	CHECK(strstr(dump, "ret ISOLATE|LEARN|KEEP") != NULL);
+	free(dump);
+	dump = dump_policy(c.p);
+	CHECK(strstr(dump, "flags: keep-grants") != NULL);
+	free(dump);
 	release(&c);
 
 	/* The API, and what the directive refuses. */
@@ -1022,9 +1017,7 @@ static void test_keep_data(void)
 {
 	const char *src = "@keep-grants data\n@default isolate\nread: isolate-learn\n";
 	struct compiled c;
-	char *dump = NULL;
-	size_t dlen = 0;
-	FILE *mf;
+	char *dump;
 
 	if (compile(src, &c, NULL)) {
 		CHECK(0);
@@ -1035,16 +1028,12 @@ static void test_keep_data(void)
 		 SCI_ACT_ISOLATE | SECCOMP_ISOLATE_KEEP_DATA);
 	CHECK_EQ(bpf_verdict(c.f, c.n, nr_of("read"), A6(0)),
 		 SCI_ACT_ISOLATE_LEARN | SECCOMP_ISOLATE_KEEP_DATA);
-	mf = open_memstream(&dump, &dlen);
-	CHECK(mf != NULL);
-	if (mf) {
-		sci_bpf_dump(c.f, c.n, mf);
-		sci_policy_dump(c.p, mf);
-		fclose(mf);
-		CHECK(strstr(dump, "ret ISOLATE|KEEP_DATA") != NULL);
-		CHECK(strstr(dump, "flags: keep-grants data") != NULL);
-		free(dump);
-	}
+	dump = dump_bpf(c.f, c.n);
+	CHECK(strstr(dump, "ret ISOLATE|KEEP_DATA") != NULL);
+	free(dump);
+	dump = dump_policy(c.p);
+	CHECK(strstr(dump, "flags: keep-grants data") != NULL);
+	free(dump);
 	/* Keeping everything wins over keeping data. */
 	CHECK_EQ(sci_policy_set_flags(c.p, SCI_POLICY_KEEP_DATA | SCI_POLICY_KEEP_GRANTS), 0);
 	free(c.f);
