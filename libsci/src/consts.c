@@ -1,50 +1,36 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Named constants of sci-policy(5), and the syscall groups. */
-#define _GNU_SOURCE
-#include <asm/prctl.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <linux/futex.h>
-#include <linux/sched.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/random.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "internal.h"
 
-#define E(x) { #x, (uint64_t)(x), true }
-#define C(x) { #x, (uint64_t)(x), false }
-
+/*
+ * The constants: generated at build time by tools/gen-consts.py from the
+ * installed kernel uapi and glibc headers (build/gen/consts.inc), sorted by
+ * name.
+ */
 const struct sci_const sci__consts[] = {
 #include "consts.inc"
-	/* enums in glibc, not macros */
-	{ "P_ALL", 0, false },
-	{ "P_PID", 1, false },
-	{ "P_PGID", 2, false },
-	{ "P_PIDFD", 3, false },
 };
 const unsigned int sci__nconsts = sizeof(sci__consts) / sizeof(sci__consts[0]);
 
 const struct sci_const *sci__const_lookup(const char *name, size_t len)
 {
-	unsigned int i;
+	unsigned int lo = 0, hi = sci__nconsts;
 
-	for (i = 0; i < sci__nconsts; i++)
-		if (strlen(sci__consts[i].name) == len &&
-		    !memcmp(sci__consts[i].name, name, len))
-			return &sci__consts[i];
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+		const char *c = sci__consts[mid].name;
+		size_t clen = strlen(c);
+		int r = memcmp(name, c, len < clen ? len : clen);
+
+		if (!r && len == clen)
+			return &sci__consts[mid];
+		if (r < 0 || (!r && len < clen))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return NULL;
 }
 
@@ -52,11 +38,16 @@ const char *sci__errno_name(int e)
 {
 	unsigned int i;
 
-	/* The first name wins: EAGAIN before EWOULDBLOCK and so on. */
+	const char *alias = NULL;
+
+	/* EAGAIN, not EWOULDBLOCK, and so on. */
 	for (i = 0; i < sci__nconsts; i++)
-		if (sci__consts[i].is_errno && sci__consts[i].value == (uint64_t)e)
-			return sci__consts[i].name;
-	return NULL;
+		if (sci__consts[i].is_errno && sci__consts[i].value == (uint64_t)e) {
+			if (!sci__consts[i].alias)
+				return sci__consts[i].name;
+			alias = sci__consts[i].name;
+		}
+	return alias;
 }
 
 /*

@@ -98,6 +98,7 @@ struct sci_const {
 	const char *name;
 	uint64_t value;
 	bool is_errno;
+	bool alias;		/* another name of the same errno */
 };
 extern const struct sci_const sci__consts[];
 extern const unsigned int sci__nconsts;
@@ -111,6 +112,13 @@ extern const struct sci_group sci__groups[];
 extern const unsigned int sci__ngroups;
 
 /* names.c */
+struct sci_syscall {
+	const char *name;
+	int nr;
+};
+extern const struct sci_syscall sci__syscalls[];	/* sorted by name */
+extern const unsigned int sci__nsyscalls;
+const char *sci__syscall_name(int nr);
 unsigned int sci__edit_distance(const char *a, size_t alen, const char *b,
 				size_t blen, unsigned int limit);
 

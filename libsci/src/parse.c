@@ -81,9 +81,6 @@ struct parser {
 	unsigned int ngfilters;
 	struct pend *pends;
 	unsigned int npends, cappends;
-	char **names;		/* syscall names, for suggestions */
-	unsigned int nnames;
-	bool names_loaded;
 };
 
 static int perr(struct parser *ps, const struct tok *t, const char *fmt, ...)
@@ -128,24 +125,6 @@ static bool tok_is(const struct tok *t, const char *word)
 }
 
 /* ---- suggestions ---- */
-
-static void load_names(struct parser *ps)
-{
-	int nr;
-
-	if (ps->names_loaded)
-		return;
-	ps->names_loaded = true;
-	ps->names = calloc(1024, sizeof(char *));
-	if (!ps->names)
-		return;
-	for (nr = 0; nr < 1024; nr++) {
-		char *s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
-
-		if (s)
-			ps->names[ps->nnames++] = s;
-	}
-}
 
 static unsigned int suggest_limit(size_t len)
 {
@@ -849,11 +828,9 @@ static int parse_one_desc(struct parser *ps, unsigned int *i, struct desc **d,
 
 			if (pseudo < 0 && pseudo != __NR_SCMP_ERROR && t->len <= 64)
 				return perr(ps, t, "'%s' is not a syscall on this architecture", name);
-			load_names(ps);
 			did_you_mean(b2, sizeof(b2),
-				     nearest(name, strlen(name),
-					     (const char *const *)ps->names,
-					     ps->nnames, sizeof(char *)));
+				     nearest(name, strlen(name), &sci__syscalls[0].name,
+					     sci__nsyscalls, sizeof(sci__syscalls[0])));
 			return perr(ps, t, "unknown syscall '%s'%s", name, b2);
 		}
 		++*i;
@@ -1373,9 +1350,6 @@ static int parse_top(const struct src *src, unsigned int flags,
 		free_filter(ps.gfilters[i]);
 	free(ps.gfilters);
 	free(ps.pends);
-	for (i = 0; i < ps.nnames; i++)
-		free(ps.names[i]);
-	free(ps.names);
 	if (rc) {
 		sci_policy_free(ps.p);
 		return rc;

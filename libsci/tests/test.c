@@ -1824,6 +1824,9 @@ static void test_sci_run(void)
 	}
 }
 
+/* minijail compatibility and API (issue 13): tests/test-compat.c */
+#include "test-compat.c"
+
 int main(int argc, char **argv)
 {
 	const char *label = argc > 1 ? argv[1] : "tests";
@@ -1879,6 +1882,7 @@ int main(int argc, char **argv)
 	RUN(test_violation_parse);
 	RUN(test_violation_read);
 	RUN(test_sci_run);
+	run_compat_tests();
 
 	{
 		char cmd[300];
