@@ -351,6 +351,78 @@ int sci_syscall_name(int nr, char *buf, size_t len);
  */
 int sci_syscall_suggest(const char *name, char *buf, size_t len);
 
+/*
+ * OCI runtime-spec seccomp profiles (libsci/src/oci.c, needs json-c).
+ *
+ * The JSON is the linux.seccomp object of an OCI config.json (what runc and
+ * crun read; a whole config.json is accepted too) or a Docker seccomp
+ * profile (moby's profiles/seccomp/default.json): defaultAction,
+ * defaultErrnoRet, architectures, flags, and syscalls with names, action,
+ * errnoRet, args (index, value, valueTwo, op: every SCMP_CMP_*) and moby's
+ * includes/excludes (arches, caps, minKernel).  Actions: every SCMP_ACT_*
+ * (SCMP_ACT_KILL is kill-thread, SCMP_ACT_NOTIFY user-notif) plus
+ * SCMP_ACT_ISOLATE and SCMP_ACT_ISOLATE_LEARN.  Names that are not x86_64
+ * syscalls are ignored; errnoRet defaults to EPERM; a rule with several
+ * conditions on one argument becomes one rule per condition (as runc does).
+ * Other architectures than x86_64 are killed (see sci_policy_export()).
+ * See libsci(3), OCI PROFILES.
+ *
+ * SCI_OCI_ISOLATE_ALLOWED: every SCMP_ACT_ALLOW (rules and default) becomes
+ * isolate, except io_uring_setup, io_uring_enter and io_uring_register,
+ * which fail with ENOSYS (their work would run unisolated).
+ */
+#define SCI_OCI_ISOLATE_ALLOWED	0x1
+
+/* Docker's default capability set (moby oci/caps/defaults.go), bit N = cap N. */
+#define SCI_OCI_DOCKER_CAPS	((1ULL << 0) | (1ULL << 1) | (1ULL << 3) | \
+				 (1ULL << 4) | (1ULL << 5) | (1ULL << 6) | \
+				 (1ULL << 7) | (1ULL << 8) | (1ULL << 10) | \
+				 (1ULL << 13) | (1ULL << 18) | (1ULL << 27) | \
+				 (1ULL << 29) | (1ULL << 31))
+
+struct sci_oci_options {
+	unsigned int flags;	/* SCI_OCI_* */
+	uint64_t caps;		/* the container's capabilities, bit N = cap N,
+				 * for includes/excludes caps (0: none) */
+	const char *kernel;	/* "MAJOR.MINOR[.PATCH]" for minKernel;
+				 * NULL: this kernel (uname(2)) */
+	/* out, on success */
+	unsigned int load_flags;	/* SCI_LOAD_TSYNC, SCI_LOAD_LOG from "flags" */
+	unsigned int rules;		/* rules added to the policy */
+	unsigned int ignored_names;	/* names that are not x86_64 syscalls */
+	unsigned int skipped_rules;	/* rules that includes/excludes ruled out,
+					 * and redundant ones */
+	unsigned long reserved[8];	/* must be 0 */
+};
+
+/*
+ * Parse an OCI/Docker seccomp profile.  @opts may be NULL (no flags, no
+ * capabilities, this kernel).  Errors as for sci_policy_parse_file(): a
+ * JSON syntax error has its line and column, a meaning error names the
+ * member ("syscalls[3].args[0]: unknown op 'SCMP_CMP_FOO'").
+ */
+int sci_policy_parse_oci_file(const char *path, struct sci_oci_options *opts,
+			      struct sci_policy **out, struct sci_error *err);
+int sci_policy_parse_oci_buffer(const char *buf, size_t len, const char *name,
+				struct sci_oci_options *opts,
+				struct sci_policy **out, struct sci_error *err);
+/* A capability's number from its name ("CAP_SYS_ADMIN" or "sys_admin"). */
+int sci_cap_nr(const char *name);
+/*
+ * A comma-separated capability list into a set: names as sci_cap_nr()
+ * takes them, "docker" (or "default": SCI_OCI_DOCKER_CAPS), "all", "none".
+ */
+int sci_caps_parse(const char *list, uint64_t *caps, struct sci_error *err);
+
+/*
+ * Write a BPF program as the raw array of struct sock_filter (8 bytes per
+ * instruction, host byte order): what bwrap --seccomp FD reads, and
+ * what prctl(PR_SET_SECCOMP) and seccomp(2) take as struct sock_fprog's
+ * filter.  Returns 0 or a negative errno (-EINVAL for an empty or too long
+ * program).
+ */
+int sci_bpf_write_raw(const struct sock_filter *insns, size_t len, int fd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1827,6 +1827,434 @@ static void test_sci_run(void)
 /* minijail compatibility and API (issue 13): tests/test-compat.c */
 #include "test-compat.c"
 
+/* ---- OCI runtime-spec / Docker seccomp profiles (src/oci.c) ---- */
+
+static int compile_oci(const char *json, struct sci_oci_options *o,
+		       struct compiled *c, struct sci_error *e)
+{
+	struct sci_error tmp;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (!e)
+		e = &tmp;
+	rc = sci_policy_parse_oci_buffer(json, strlen(json), "t.json", o, &c->p, e);
+	if (rc)
+		return rc;
+	rc = sci_policy_export(c->p, 0, &c->f, &c->n, e);
+	if (rc)
+		fprintf(stderr, "  export: %s\n", e->message);
+	return rc;
+}
+
+static char docker_json[600];
+
+static void test_oci_docker_default(void)
+{
+	struct sci_oci_options o = { 0 };
+	struct sci_error e;
+	struct compiled c;
+	uint64_t nouser = 0x10000000;	/* CLONE_NEWUSER */
+	int rc;
+
+	o.caps = SCI_OCI_DOCKER_CAPS;
+	o.kernel = "6.1";
+	rc = sci_policy_parse_oci_file(docker_json, &o, &c.p, &e);
+	CHECK_EQ(rc, 0);
+	if (rc) {
+		sci_error_print(&e, stderr);
+		return;
+	}
+	CHECK(o.rules > 300);
+	CHECK(o.ignored_names > 10);	/* chown32, _llseek, ... */
+	CHECK(o.skipped_rules > 10);
+	CHECK_EQ(sci_policy_export(c.p, 0, &c.f, &c.n, &e), 0);
+	CHECK_EQ(sci_policy_get_default(c.p), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("read"), A6(0), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("execve"), A6(0), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("socket"), A6(2), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("socket"), A6(39), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("socket"), A6(40), SCI_ACT_ERRNO(EPERM));	/* AF_VSOCK */
+	VERDICT(&c, nr_of("socket"), A6(38), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("socket"), A6(41), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("clone"), A6(17), SCI_ACT_ALLOW);		/* SIGCHLD */
+	VERDICT(&c, nr_of("clone"), A6(nouser | 17), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("clone3"), A6(0), SCI_ACT_ERRNO(ENOSYS));
+	VERDICT(&c, nr_of("mount"), A6(0), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("chroot"), A6(0), SCI_ACT_ALLOW);		/* CAP_SYS_CHROOT */
+	VERDICT(&c, nr_of("ptrace"), A6(0), SCI_ACT_ALLOW);		/* minKernel 4.8 */
+	VERDICT(&c, nr_of("personality"), A6(8), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("personality"), A6(0xffffffff), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("personality"), A6(1), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("arch_prctl"), A6(0), SCI_ACT_ALLOW);	/* arches amd64 */
+	VERDICT(&c, nr_of("modify_ldt"), A6(0), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("reboot"), A6(0), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("open_by_handle_at"), A6(0), SCI_ACT_ERRNO(EPERM));
+	CHECK_EQ(bpf_verdict_arch(c.f, c.n, TEST_AUDIT_ARCH_I386, 3, A6(0)),
+		 SCI_ACT_KILL_PROCESS);
+	release(&c);
+
+	/* an old kernel: the minKernel 4.8 rule is out, ptrace denied */
+	o.kernel = "4.4.0";
+	CHECK_EQ(sci_policy_parse_oci_file(docker_json, &o, &c.p, &e), 0);
+	CHECK_EQ(sci_policy_verdict(c.p, nr_of("ptrace"), A6(0)), SCI_ACT_ERRNO(EPERM));
+	sci_policy_free(c.p);
+
+	/* every capability: clone unconditional, clone3, mount, reboot */
+	CHECK_EQ(sci_caps_parse("all", &o.caps, &e), 0);
+	o.kernel = NULL;	/* this kernel */
+	CHECK_EQ(sci_policy_parse_oci_file(docker_json, &o, &c.p, &e), 0);
+	CHECK_EQ(sci_policy_export(c.p, 0, &c.f, &c.n, &e), 0);
+	VERDICT(&c, nr_of("clone"), A6(nouser | 17), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("clone3"), A6(0), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("mount"), A6(0), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("reboot"), A6(0), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("syslog"), A6(0), SCI_ACT_ALLOW);	/* two rules, one kept */
+	release(&c);
+
+	/* isolate-allowed: what Docker allows runs isolated */
+	o.caps = SCI_OCI_DOCKER_CAPS;
+	o.flags = SCI_OCI_ISOLATE_ALLOWED;
+	CHECK_EQ(sci_policy_parse_oci_file(docker_json, &o, &c.p, &e), 0);
+	CHECK_EQ(sci_policy_export(c.p, 0, &c.f, &c.n, &e), 0);
+	VERDICT(&c, nr_of("read"), A6(0), SCI_ACT_ISOLATE);
+	VERDICT(&c, nr_of("socket"), A6(2), SCI_ACT_ISOLATE);
+	VERDICT(&c, nr_of("socket"), A6(40), SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("clone"), A6(17), SCI_ACT_ISOLATE);
+	VERDICT(&c, nr_of("clone3"), A6(0), SCI_ACT_ERRNO(ENOSYS));
+	VERDICT(&c, nr_of("mount"), A6(0), SCI_ACT_ERRNO(EPERM));
+	CHECK(sci_policy_uses(c.p) & SCI_USES_ISOLATE);
+	release(&c);
+}
+
+static void test_oci_ops_and_args(void)
+{
+	struct compiled c;
+	int rc;
+
+	rc = compile_oci("{\"defaultAction\": \"SCMP_ACT_KILL_PROCESS\", \"syscalls\": ["
+		"{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 0, \"value\": 3, \"op\": \"SCMP_CMP_NE\"}]},"
+		"{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 0, \"value\": 3, \"op\": \"SCMP_CMP_LT\"}]},"
+		"{\"names\": [\"open\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 1, \"value\": 3, \"op\": \"SCMP_CMP_LE\"}]},"
+		"{\"names\": [\"close\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 0, \"value\": 18446744073709551615, \"op\": \"SCMP_CMP_EQ\"}]},"
+		"{\"names\": [\"stat\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 5, \"value\": 3, \"op\": \"SCMP_CMP_GE\"}]},"
+		"{\"names\": [\"fstat\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 0, \"value\": 3, \"op\": \"SCMP_CMP_GT\"}]},"
+		"{\"names\": [\"lstat\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 2, \"value\": 240, \"valueTwo\": 48, \"op\": \"SCMP_CMP_MASKED_EQ\"}]},"
+		/* two conditions on arg0: one rule each (OR), as runc does */
+		"{\"names\": [\"poll\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"},"
+		"  {\"index\": 0, \"value\": 7, \"op\": \"SCMP_CMP_EQ\"}]},"
+		/* conditions on two arguments: AND */
+		"{\"names\": [\"lseek\", \"not_a_syscall\", \"chown32\"], \"action\": \"SCMP_ACT_ALLOW\", \"args\": ["
+		"  {\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"},"
+		"  {\"index\": 2, \"value\": 2, \"op\": \"SCMP_CMP_EQ\"}]}"
+		"]}", NULL, &c, NULL);
+	CHECK_EQ(rc, 0);
+	if (rc)
+		return;
+	VERDICT(&c, 0, A6(2), SCI_ACT_ALLOW);
+	VERDICT(&c, 0, A6(3), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 0, A6(0x100000003ULL), SCI_ACT_ALLOW);	/* 64-bit compare */
+	VERDICT(&c, 1, A6(2), SCI_ACT_ALLOW);
+	VERDICT(&c, 1, A6(3), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 2, A6(0, 3), SCI_ACT_ALLOW);
+	VERDICT(&c, 2, A6(0, 4), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 3, A6(~0ULL), SCI_ACT_ALLOW);
+	VERDICT(&c, 3, A6(0xffffffff), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 4, A6(0, 0, 0, 0, 0, 3), SCI_ACT_ALLOW);
+	VERDICT(&c, 4, A6(0, 0, 0, 0, 0, 2), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 5, A6(4), SCI_ACT_ALLOW);
+	VERDICT(&c, 5, A6(3), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 6, A6(0, 0, 0x13f), SCI_ACT_ALLOW);		/* 0x13f & 0xf0 == 0x30 */
+	VERDICT(&c, 6, A6(0, 0, 0x140), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 7, A6(1), SCI_ACT_ALLOW);
+	VERDICT(&c, 7, A6(7), SCI_ACT_ALLOW);
+	VERDICT(&c, 7, A6(2), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 8, A6(1, 0, 2), SCI_ACT_ALLOW);
+	VERDICT(&c, 8, A6(1, 0, 3), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, 8, A6(0, 0, 2), SCI_ACT_KILL_PROCESS);
+	release(&c);
+}
+
+static void test_oci_actions(void)
+{
+	static const struct { const char *json; uint32_t want; } t[] = {
+		{ "\"SCMP_ACT_ALLOW\"", SCI_ACT_ALLOW },
+		{ "\"SCMP_ACT_KILL\"", SCI_ACT_KILL_THREAD },
+		{ "\"SCMP_ACT_KILL_THREAD\"", SCI_ACT_KILL_THREAD },
+		{ "\"SCMP_ACT_KILL_PROCESS\"", SCI_ACT_KILL_PROCESS },
+		{ "\"SCMP_ACT_TRAP\"", SCI_ACT_TRAP },
+		{ "\"SCMP_ACT_LOG\"", SCI_ACT_LOG },
+		{ "\"SCMP_ACT_NOTIFY\"", SCI_ACT_USER_NOTIF },
+		{ "\"SCMP_ACT_ISOLATE\"", SCI_ACT_ISOLATE },
+		{ "\"SCMP_ACT_ISOLATE_LEARN\"", SCI_ACT_ISOLATE_LEARN },
+		{ "\"SCMP_ACT_ERRNO\"", SCI_ACT_ERRNO(EPERM) },
+		{ "\"SCMP_ACT_ERRNO\", \"errnoRet\": 38", SCI_ACT_ERRNO(ENOSYS) },
+		{ "\"SCMP_ACT_TRACE\"", SCI_ACT_TRACE(EPERM) },
+		{ "\"SCMP_ACT_TRACE\", \"errnoRet\": 1234", SCI_ACT_TRACE(1234) },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char json[400];
+		struct compiled c;
+
+		snprintf(json, sizeof(json),
+			 "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 13,"
+			 " \"syscalls\": [{\"names\": [\"getpid\"], \"action\": %s}]}", t[i].json);
+		CHECK_EQ(compile_oci(json, NULL, &c, NULL), 0);
+		if (!c.f)
+			continue;
+		VERDICT(&c, nr_of("getpid"), A6(0), t[i].want);
+		VERDICT(&c, nr_of("getppid"), A6(0), SCI_ACT_ERRNO(EACCES));
+		release(&c);
+	}
+	/* the default action takes every name as well, with defaultErrnoRet */
+	{
+		struct sci_oci_options o = { .flags = SCI_OCI_ISOLATE_ALLOWED };
+		struct compiled c;
+
+		CHECK_EQ(compile_oci("{\"defaultAction\": \"SCMP_ACT_ISOLATE_LEARN\"}", NULL, &c, NULL), 0);
+		VERDICT(&c, 1, A6(0), SCI_ACT_ISOLATE_LEARN);
+		release(&c);
+		CHECK_EQ(compile_oci("{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+				     "{\"names\": [\"io_uring_setup\", \"io_uring_enter\", \"getpid\"],"
+				     " \"action\": \"SCMP_ACT_ALLOW\"},"
+				     "{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_LOG\"}]}",
+				     &o, &c, NULL), 0);
+		VERDICT(&c, 1, A6(0), SCI_ACT_ISOLATE);
+		VERDICT(&c, nr_of("getpid"), A6(0), SCI_ACT_ISOLATE);
+		VERDICT(&c, nr_of("getppid"), A6(0), SCI_ACT_LOG);
+		VERDICT(&c, nr_of("io_uring_setup"), A6(0), SCI_ACT_ERRNO(ENOSYS));
+		VERDICT(&c, nr_of("io_uring_enter"), A6(0), SCI_ACT_ERRNO(ENOSYS));
+		release(&c);
+	}
+}
+
+static void test_oci_includes_excludes(void)
+{
+	const char *json =
+		"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": ["
+		"{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"arches\": [\"arm64\", \"s390x\"]}},"
+		"{\"names\": [\"getppid\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"arches\": [\"amd64\"]}, \"excludes\": {\"caps\": [\"CAP_SYS_ADMIN\"]}},"
+		"{\"names\": [\"getuid\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"excludes\": {\"arches\": [\"amd64\"]}},"
+		"{\"names\": [\"getgid\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"caps\": [\"CAP_SYS_ADMIN\", \"CAP_NET_ADMIN\"]}},"
+		"{\"names\": [\"gettid\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"includes\": {\"minKernel\": \"5.10\"}},"
+		"{\"names\": [\"getsid\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"excludes\": {\"minKernel\": \"5.10\"}, \"comment\": \"old kernels only\"}"
+		"]}";
+	struct sci_oci_options o = { 0 };
+	struct compiled c;
+	uint64_t x[6] = { 0 };
+
+	o.kernel = "5.4";
+	CHECK_EQ(compile_oci(json, &o, &c, NULL), 0);
+	VERDICT(&c, nr_of("getpid"), x, SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("getppid"), x, SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("getuid"), x, SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("getgid"), x, SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("gettid"), x, SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("getsid"), x, SCI_ACT_ALLOW);
+	CHECK_EQ(o.skipped_rules, 4);
+	release(&c);
+
+	o.kernel = "5.10.3";
+	CHECK_EQ(sci_caps_parse("sys_admin,CAP_NET_ADMIN", &o.caps, NULL), 0);
+	CHECK_EQ(compile_oci(json, &o, &c, NULL), 0);
+	VERDICT(&c, nr_of("getppid"), x, SCI_ACT_ERRNO(EPERM));
+	VERDICT(&c, nr_of("getgid"), x, SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("gettid"), x, SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("getsid"), x, SCI_ACT_ERRNO(EPERM));
+	release(&c);
+
+	/* one of the two capabilities is not enough for includes */
+	CHECK_EQ(sci_caps_parse("CAP_SYS_ADMIN", &o.caps, NULL), 0);
+	CHECK_EQ(compile_oci(json, &o, &c, NULL), 0);
+	VERDICT(&c, nr_of("getgid"), x, SCI_ACT_ERRNO(EPERM));
+	release(&c);
+}
+
+static void test_oci_errors(void)
+{
+	static const struct { const char *json; const char *msg; unsigned int line, col; } t[] = {
+		{ "", "JSON: unexpected end of input", 1, 1 },
+		{ "{\n  \"defaultAction\": \"SCMP_ACT_ALLOW\",\n  x\n}", "JSON: ", 3, 3 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\"} {}", "data after the profile", 1, 37 },
+		{ "[]", "expected a JSON object, not array", 0, 0 },
+		{ "{}", "no defaultAction", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_NOPE\"}", "defaultAction: unknown action 'SCMP_ACT_NOPE'", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrnoRet\": 1}",
+		  "errnoRet is only for SCMP_ACT_ERRNO and SCMP_ACT_TRACE", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 4096}",
+		  "defaultAction: errnoRet 4096 is larger than 4095", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": -1}",
+		  "expected an unsigned integer, not -1", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_AARCH64\"]}",
+		  "architectures: libsci filters are for SCMP_ARCH_X86_64", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_NOPE\"]}",
+		  "flags[0]: unknown flag 'SECCOMP_FILTER_FLAG_NOPE'", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": {}}",
+		  "syscalls: expected an array, not object", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"]}]}",
+		  "syscalls[0]: no action", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"action\": \"SCMP_ACT_LOG\"}]}",
+		  "syscalls[0]: no names", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_LOG\", \"args\": [{\"index\": 6, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		  "syscalls[0].args[0]: index 6 is not 0 to 5", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_LOG\", \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_FOO\"}]}]}",
+		  "syscalls[0].args[0]: unknown op 'SCMP_CMP_FOO'", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_LOG\", \"args\": [{\"index\": 0, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		  "syscalls[0].args[0]: needs index, value and op", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_LOG\", \"args\": [{\"index\": 0, \"value\": 1.5, \"op\": \"SCMP_CMP_EQ\"}]}]}",
+		  "syscalls[0].args[0]: expected an unsigned integer, not double", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\", 3], "
+		  "\"action\": \"SCMP_ACT_LOG\"}]}",
+		  "syscalls[0].names[1]: expected a string, not int", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_LOG\", \"includes\": {\"caps\": [\"CAP_NOPE\"]}}]}",
+		  "syscalls[0].includes.caps[0]: unknown capability 'CAP_NOPE'", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_LOG\", \"excludes\": {\"minKernel\": \"four\"}}]}",
+		  "syscalls[0].excludes.minKernel: bad kernel version 'four'", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_LOG\"},"
+		  "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_KILL\"}]}",
+		  "syscalls[1].names[0]: 'read' already has an unconditional rule with another action", 0, 0 },
+		{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"read\"], "
+		  "\"action\": \"SCMP_ACT_ALLOW\", \"errnoRet\": 1}]}",
+		  "syscalls[0]: errnoRet is only for SCMP_ACT_ERRNO and SCMP_ACT_TRACE, not SCMP_ACT_ALLOW", 0, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct sci_policy *p = (struct sci_policy *)1;
+		struct sci_error e;
+		int rc;
+
+		rc = sci_policy_parse_oci_buffer(t[i].json, strlen(t[i].json), "e.json", NULL, &p, &e);
+		CHECK_EQ(rc, -EINVAL);
+		CHECK(p == NULL);
+		if (!strstr(e.message, t[i].msg)) {
+			fprintf(stderr, "  case %u: message \"%s\", expected \"%s\"\n", i, e.message, t[i].msg);
+			cur_fail++;
+		}
+		CHECK_STR(e.file, "e.json");
+		CHECK_EQ(e.line, t[i].line);
+		CHECK_EQ(e.column, t[i].col);
+	}
+	{
+		struct sci_oci_options o = { 0 };
+		struct sci_policy *p;
+		struct sci_error e;
+		const char *dup = "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+			"{\"names\": [\"read\"], \"action\": \"SCMP_ACT_LOG\"},"
+			"{\"names\": [\"read\"], \"action\": \"SCMP_ACT_LOG\", \"args\": "
+			"[{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}]}";
+		char path[400];
+
+		/* a redundant rule (same action) is dropped */
+		CHECK_EQ(sci_policy_parse_oci_buffer(dup, strlen(dup), NULL, &o, &p, &e), 0);
+		CHECK_EQ(o.rules, 1);
+		CHECK_EQ(o.skipped_rules, 1);
+		sci_policy_free(p);
+		o.reserved[3] = 1;
+		CHECK_EQ(sci_policy_parse_oci_buffer(dup, strlen(dup), NULL, &o, &p, &e), -EINVAL);
+		o.reserved[3] = 0;
+		o.flags = 0x100;
+		CHECK_EQ(sci_policy_parse_oci_buffer(dup, strlen(dup), NULL, &o, &p, &e), -EINVAL);
+		o.flags = 0;
+		o.kernel = "x";
+		CHECK_EQ(sci_policy_parse_oci_buffer(dup, strlen(dup), NULL, &o, &p, &e), -EINVAL);
+		CHECK(strstr(e.message, "bad kernel version 'x'") != NULL);
+		CHECK_EQ(sci_policy_parse_oci_file("/nonexistent.json", NULL, &p, &e), -ENOENT);
+		CHECK(strstr(e.message, "cannot open '/nonexistent.json'") != NULL);
+		/* a whole config.json; flags become load flags */
+		snprintf(path, sizeof(path), "%s/config.json", tmpdir);
+		write_file(tmpdir, "config.json",
+			   "{\"ociVersion\": \"1.0.2\", \"linux\": {\"seccomp\": {"
+			   "\"defaultAction\": \"SCMP_ACT_ISOLATE\", \"architectures\": "
+			   "[\"SCMP_ARCH_X86_64\", \"SCMP_ARCH_X86\"], \"flags\": "
+			   "[\"SECCOMP_FILTER_FLAG_LOG\", \"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"], "
+			   "\"syscalls\": null}}}\n\n");
+		o.kernel = NULL;
+		CHECK_EQ(sci_policy_parse_oci_file(path, &o, &p, &e), 0);
+		CHECK_EQ(o.load_flags, SCI_LOAD_LOG);
+		CHECK_EQ(sci_policy_get_default(p), SCI_ACT_ISOLATE);
+		sci_policy_free(p);
+	}
+}
+
+static void test_caps(void)
+{
+	struct sci_error e;
+	uint64_t caps = 0;
+
+	CHECK_EQ(sci_cap_nr("CAP_CHOWN"), 0);
+	CHECK_EQ(sci_cap_nr("cap_sys_admin"), 21);
+	CHECK_EQ(sci_cap_nr("sys_admin"), 21);
+	CHECK_EQ(sci_cap_nr("CAP_CHECKPOINT_RESTORE"), 40);
+	CHECK_EQ(sci_cap_nr("CAP_NOPE"), -ENOENT);
+	CHECK_EQ(sci_caps_parse("docker", &caps, &e), 0);
+	CHECK_EQ(caps, SCI_OCI_DOCKER_CAPS);
+	CHECK(caps & (1ULL << sci_cap_nr("CAP_AUDIT_WRITE")));
+	CHECK(!(caps & (1ULL << sci_cap_nr("CAP_SYS_ADMIN"))));
+	CHECK_EQ(sci_caps_parse("none", &caps, &e), 0);
+	CHECK_EQ(caps, 0);
+	CHECK_EQ(sci_caps_parse("", &caps, &e), 0);
+	CHECK_EQ(caps, 0);
+	CHECK_EQ(sci_caps_parse("all", &caps, &e), 0);
+	CHECK_EQ(caps, (1ULL << 41) - 1);
+	CHECK_EQ(sci_caps_parse("docker,sys_admin", &caps, &e), 0);
+	CHECK_EQ(caps, SCI_OCI_DOCKER_CAPS | (1ULL << 21));
+	CHECK_EQ(sci_caps_parse("chown,,kill", &caps, &e), -EINVAL);
+	CHECK_EQ(sci_caps_parse("chown,bogus", &caps, &e), -ENOENT);
+	CHECK(strstr(e.message, "unknown capability 'bogus'") != NULL);
+}
+
+static void test_bpf_write_raw(void)
+{
+	struct sock_filter back[64];
+	struct compiled c;
+	char path[400];
+	ssize_t got;
+	int fd;
+
+	CHECK_EQ(compile("read: allow\n@default kill-process\n", &c, NULL), 0);
+	snprintf(path, sizeof(path), "%s/raw.bpf", tmpdir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK(c.n < 64);
+	CHECK_EQ(sci_bpf_write_raw(c.f, c.n, fd), 0);
+	CHECK_EQ(lseek(fd, 0, SEEK_END), (off_t)(c.n * 8));
+	lseek(fd, 0, SEEK_SET);
+	got = read(fd, back, sizeof(back));
+	CHECK_EQ(got, (ssize_t)(c.n * 8));
+	CHECK(!memcmp(back, c.f, c.n * 8));
+	CHECK_EQ(bpf_verdict(back, c.n, 0, A6(0)), SCI_ACT_ALLOW);
+	CHECK_EQ(bpf_verdict(back, c.n, 1, A6(0)), SCI_ACT_KILL_PROCESS);
+	close(fd);
+	CHECK_EQ(sci_bpf_write_raw(c.f, 0, 1), -EINVAL);
+	CHECK_EQ(sci_bpf_write_raw(c.f, c.n, -1), -EINVAL);
+	CHECK_EQ(sci_bpf_write_raw(c.f, c.n, fd), -EBADF);
+	release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	const char *label = argc > 1 ? argv[1] : "tests";
@@ -1882,6 +2310,15 @@ int main(int argc, char **argv)
 	RUN(test_violation_parse);
 	RUN(test_violation_read);
 	RUN(test_sci_run);
+	snprintf(docker_json, sizeof(docker_json),
+		 "%s/../../../selftests/data/docker-default.json", testdata);
+	RUN(test_oci_docker_default);
+	RUN(test_oci_ops_and_args);
+	RUN(test_oci_actions);
+	RUN(test_oci_includes_excludes);
+	RUN(test_oci_errors);
+	RUN(test_caps);
+	RUN(test_bpf_write_raw);
 	run_compat_tests();
 
 	{
