@@ -36,16 +36,46 @@ ifeq ($(filter default debug kasan,$(KCONFIG)),)
 $(error KCONFIG must be default, debug or kasan, not '$(KCONFIG)')
 endif
 
-.PHONY: all deps tree kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean
+.PHONY: all deps tree series series-check bisect-check fresh-check kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean
 
 all: kernel initramfs
 
 deps:
 	@qemu/deps.sh
 
-# Make the work tree equal pristine + series/, then build what changed.
+# The kernel work tree is a git repository (qemu/ktree.sh): the pristine
+# tarball as the first commit (tag "pristine"), one commit per patch of
+# series/.  `make tree` applies series/ when it changed (never discarding
+# commits or edits that are not in series/: FORCE=1 does); `make series`
+# writes the tree's commits back with git format-patch.
 tree: deps
-	@$(STAGE) tree qemu/mktree.py $(KTAR) $(B) series >/dev/null
+	@$(STAGE) tree qemu/ktree.sh tree $(KTAR) $(B) series
+
+series:
+	@qemu/ktree.sh series $(KTAR) $(B) series
+
+# The round trip: series/ applied to pristine with git am, written back
+# with git format-patch, is byte-identical to series/ (the tree is not
+# touched).  "1 passed" or "0 passed, 1 failed" in $(B)/host/series.txt.
+series-check: deps
+	@mkdir -p $(B)/host
+	@if $(STAGE) series-check qemu/ktree.sh roundtrip $(KTAR) $(B) series; then \
+		echo "ok 1 series round trip (git am, git format-patch)"; echo "1 passed, 0 failed" >$(B)/host/series.txt; \
+	else echo "not ok 1 series round trip"; echo "0 passed, 1 failed" >$(B)/host/series.txt; exit 1; fi
+
+# Build the kernel after each patch of the tree's series, and boot some of
+# them with a smoke test (qemu/bisect.sh; BISECT_BOOT, BISECT_TESTS).
+BISECT_BOOT ?= 1 2 3 6 last
+BISECT_TESTS ?= guest_env,isolate_action
+bisect-check: tree initramfs
+	@BISECT_BOOT="$(BISECT_BOOT)" BISECT_TESTS="$(BISECT_TESTS)" JOBS=$(JOBS) KCC="$(KCC)" \
+		$(STAGE) bisect-check qemu/bisect.sh $(B) $(INITRD) $(EXPECT)
+
+# A machine with only git and make: a minimal Debian chroot (debootstrap
+# from the mirror apt uses), this repository cloned into it, then
+# `make deps`, `make kernel initramfs` and the sci=off smoke boot inside.
+fresh-check:
+	@$(STAGE) fresh-check qemu/fresh-check.sh $(B)
 
 kernel: tree
 	@$(STAGE) kernel-$(KCONFIG) $(MAKE) --no-print-directory kernel-image KCONFIG=$(KCONFIG)
@@ -53,14 +83,14 @@ kernel: tree
 .PHONY: kernel-image
 kernel-image: $(BZIMAGE) $(HDR)/.stamp
 
-$(KOBJ)/.config: $(FRAGMENTS) qemu/kconfig.sh $(B)/.series-state
+$(KOBJ)/.config: $(FRAGMENTS) qemu/kconfig.sh $(B)/.tree-state
 	qemu/kconfig.sh $(KSRC) $(KOBJ) $(FRAGMENTS)
 
-$(BZIMAGE): $(KOBJ)/.config $(B)/.series-state
+$(BZIMAGE): $(KOBJ)/.config $(B)/.tree-state
 	$(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS) bzImage
 	@touch $@
 
-$(HDR)/.stamp: $(KOBJ)/.config $(B)/.series-state
+$(HDR)/.stamp: $(KOBJ)/.config $(B)/.tree-state
 	$(MAKE) -s -C $(KSRC) O=$(KOBJ) headers_install INSTALL_HDR_PATH=$(HDR)
 	@touch $@
 
@@ -135,6 +165,14 @@ selftest-qemu: kernel initramfs
 		{ echo "0 passed, 1 failed" >>$(RUN)/total.txt; echo "0 passed, 1 failed"; }; \
 	exit $$rc
 
+# The short sci=off boot of selftest-qemu alone (fresh-check's smoke test).
+.PHONY: smoke-qemu
+smoke-qemu: kernel initramfs
+	@rc=0; GUEST_CMDLINE="sci=off no5lvl" SCI_TESTS=$(SCI_OFF_TESTS) $(STAGE) boot-$(KCONFIG)-sci-off \
+		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-sci-off selftest || rc=1; \
+	qemu/tapsum.py $(RUN)-sci-off/tap.log $(RUN)-sci-off/kernel.log $(EXPECT) || rc=1; \
+	exit $$rc
+
 # Host unit tests (libsci: parser, BPF rewrite, verdicts; never loads an
 # isolating filter on this kernel).
 check-host: deps
@@ -146,12 +184,13 @@ check-host: deps
 # The README's test command: host tests, then one guest run per configuration.
 check:
 	@start=$$(date +%s); rc=0; \
+	$(MAKE) --no-print-directory series-check || rc=1; \
 	$(MAKE) --no-print-directory check-host || rc=1; \
 	for c in $(CHECK_CONFIGS); do \
 		$(MAKE) --no-print-directory selftest-qemu KCONFIG=$$c || rc=1; \
 	done; \
 	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
-	qemu/sumlines.sh $(B)/host/total.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
+	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
 	exit $$rc
 
 demo: kernel initramfs
@@ -187,7 +226,7 @@ shell: kernel initramfs
 		-append "console=ttyS0 pti=on panic=-1 sci.mode=shell"
 
 clean:
-	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/stress-* $(B)/bench $(INITRD)
+	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/stress-* $(B)/bench $(B)/bisect $(INITRD)
 
 distclean:
 	rm -rf $(B)
