@@ -26,6 +26,9 @@
 #include <unistd.h>
 
 #include "sci.h"
+#include "sci-run-notify.h"
+#include <poll.h>
+#include <sys/prctl.h>
 
 #define EXIT_SCI_ERROR	125
 #define EXIT_CANNOT_RUN	126
@@ -39,6 +42,8 @@ static void usage(FILE *out)
 		"Usage: sci-run [options] -- PROGRAM [ARGS...]\n"
 		"       sci-run --check FILE [--isolate LIST] [--isolate-all] [--learn] [--keep-grants[=data]]\n"
 		"       sci-run --dump-bpf [--policy FILE] [--isolate LIST] [--isolate-all] [--learn] [--keep-grants[=data]]\n"
+		"       sci-run --oci FILE [--oci-caps LIST] [--isolate-allowed] [options] -- PROGRAM [ARGS...]\n"
+		"       sci-run --record FILE -- PROGRAM [ARGS...]\n"
 		"\n"
 		"Run PROGRAM under a seccomp policy with System Call Isolation.\n"
 		"\n"
@@ -62,6 +67,20 @@ static void usage(FILE *out)
 		"                        syscalls unisolated (allow) instead of refusing\n"
 		"      --log             SECCOMP_FILTER_FLAG_LOG\n"
 		"      --no-nnp          do not set no_new_privs (needs CAP_SYS_ADMIN)\n"
+		"      --oci FILE        the policy is an OCI runtime-spec or Docker seccomp\n"
+		"                        profile (JSON; also SCMP_ACT_ISOLATE[_LEARN])\n"
+		"      --oci-caps LIST   capabilities for the profile's includes/excludes\n"
+		"                        (CAP_ names, docker, all, none; default docker)\n"
+		"      --isolate-allowed with --oci: what the profile allows runs isolated\n"
+		"      --dump-bpf=raw[:DEST]\n"
+		"                        write the filter as raw struct sock_filter to\n"
+		"                        stdout, to file DEST, or to fd N with DEST &N\n"
+		"                        (for bwrap --seccomp FD)\n"
+		"      --no-fork         load the filter and execute PROGRAM in place\n"
+		"      --name-kills      when the policy kills, name the syscall (the kill\n"
+		"                        goes through sci-run: see sci-run(1))\n"
+		"      --record FILE     run PROGRAM without a policy and write to FILE (-:\n"
+		"                        stdout) a policy isolating each syscall it made\n"
 		"  -h, --help            this help\n"
 		"  -V, --version         the version\n"
 		"\n"
@@ -253,6 +272,158 @@ static void report_violation(const char *prog, pid_t pid, const siginfo_t *si,
 			prog, (int)pid);
 }
 
+/* ---- --oci, --dump-bpf=raw, --record (see also sci-run-notify.c) ---- */
+
+static int load_oci(const char *file, const char *caps, int isolate_allowed,
+		    struct sci_policy **p, unsigned int *lflags)
+{
+	struct sci_oci_options oo;
+	struct sci_error e;
+
+	memset(&oo, 0, sizeof(oo));
+	oo.caps = SCI_OCI_DOCKER_CAPS;
+	if (caps && sci_caps_parse(caps, &oo.caps, &e)) {
+		fprintf(stderr, "sci-run: --oci-caps: %s\n", e.message);
+		return -1;
+	}
+	if (isolate_allowed)
+		oo.flags |= SCI_OCI_ISOLATE_ALLOWED;
+	if (sci_policy_parse_oci_file(file, &oo, p, &e)) {
+		print_error(&e);
+		return -1;
+	}
+	*lflags |= oo.load_flags;
+	return 0;
+}
+
+/* --dump-bpf[=text|raw|raw:DEST]: DEST a file, "-" stdout, "&N" fd N. */
+static int dump_as(const char *fmt, const struct sock_filter *insns, size_t n,
+		   unsigned int uses, unsigned int eflags)
+{
+	const char *dest = "-";
+	int fd = 1, rc;
+
+	if (!fmt || !strcmp(fmt, "text")) {
+		sci_bpf_dump(insns, n, stdout);
+		return 0;
+	}
+	if (!strncmp(fmt, "raw:", 4))
+		dest = fmt + 4;
+	if ((uses & SCI_USES_ISOLATE) && !(eflags & SCI_EXPORT_DEGRADE) &&
+	    sci_isolate_available() != 1)
+		warn_cb(NULL, "this kernel does not support SECCOMP_RET_ISOLATE: a program that loads this filter here is killed at its first isolated syscall (--allow-degrade writes the degraded filter)");
+	if (dest[0] == '&') {
+		char *end;
+		long v = strtol(dest + 1, &end, 10);
+
+		if (!dest[1] || *end || v < 0 || v > 1 << 20) {
+			fprintf(stderr, "sci-run: --dump-bpf=raw:&N: bad fd '%s'\n", dest + 1);
+			return -1;
+		}
+		fd = (int)v;
+	} else if (strcmp(dest, "-")) {
+		fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "sci-run: %s: %s\n", dest, strerror(errno));
+			return -1;
+		}
+	}
+	fflush(stdout);
+	rc = sci_bpf_write_raw(insns, n, fd);
+	if (fd > 2 && dest[0] != '&' && close(fd) && !rc)
+		rc = -errno;
+	if (rc) {
+		fprintf(stderr, "sci-run: writing the raw filter: %s\n", strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --record FILE -- PROGRAM: every syscall of PROGRAM and its descendants
+ * goes to sci-run (user-notif) and continues; sci-run counts them, waits
+ * for the last descendant (it is their subreaper) and writes the policy.
+ */
+static int do_record(const char *file, char *const prog[])
+{
+	static struct sn_record rec;
+	struct sci_load_options lo = { 0 };
+	struct sci_policy *p;
+	struct sci_error e;
+	struct sn_shared *s;
+	int listener, status = 0, code, rc;
+	pid_t pid, w;
+
+	p = sci_policy_new(SCI_ACT_USER_NOTIF);
+	s = sn_shared_new();
+	if (!p || !s) {
+		perror("sci-run");
+		return EXIT_SCI_ERROR;
+	}
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("sci-run: fork");
+		return EXIT_SCI_ERROR;
+	}
+	if (pid == 0) {
+		lo.warn = warn_cb;
+		if (sci_policy_load(p, &lo, &e) || lo.notify_fd < 0) {
+			fprintf(stderr, "sci-run: --record: cannot load the recording filter: %s\n",
+				e.message);
+			_exit(EXIT_SCI_ERROR);
+		}
+		sn_child_handoff(s, lo.notify_fd);
+		execvp(prog[0], prog);
+		code = errno;
+		fprintf(stderr, "sci-run: %s: %s\n", prog[0], strerror(code));
+		_exit(code == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
+	}
+	sci_policy_free(p);
+	child_pid = pid;
+	listener = sn_parent_take(s, pid);
+	if (listener < 0 && listener != -ECHILD) {
+		fprintf(stderr, "sci-run: --record: cannot take the child's seccomp listener (%s)\n",
+			strerror(-listener));
+		kill(pid, SIGKILL);
+	}
+	if (listener >= 0)
+		sn_serve_until_exit(listener, pid, sn_record_handler, &rec);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* the descendants left behind: serve them, reap them as they end */
+	for (;;) {
+		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (w < 0 && errno == ECHILD)
+			break;
+		if (listener < 0) {
+			if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+				break;
+			continue;
+		}
+		{
+			struct pollfd pfd = { listener, POLLIN, 0 };
+
+			if (poll(&pfd, 1, 50) == 1 && (pfd.revents & POLLIN))
+				sn_serve_until_exit(listener, 0x7fffffff, sn_record_handler, &rec);
+		}
+	}
+	if (listener >= 0)
+		close(listener);
+	if (listener < 0)
+		return EXIT_SCI_ERROR;
+	rc = sn_record_write(&rec, file, prog);
+	if (rc) {
+		fprintf(stderr, "sci-run: --record: %s: %s\n", file, strerror(-rc));
+		return EXIT_SCI_ERROR;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : EXIT_SCI_ERROR;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -262,10 +433,16 @@ int main(int argc, char **argv)
 		{ "learn", no_argument, NULL, 'l' },
 		{ "keep-grants", optional_argument, NULL, 'k' },
 		{ "check", required_argument, NULL, 'c' },
-		{ "dump-bpf", no_argument, NULL, 'd' },
+		{ "dump-bpf", optional_argument, NULL, 'd' },
 		{ "allow-degrade", no_argument, NULL, 'D' },
 		{ "log", no_argument, NULL, 'L' },
 		{ "no-nnp", no_argument, NULL, 'N' },
+		{ "oci", required_argument, NULL, 0x100 },
+		{ "oci-caps", required_argument, NULL, 0x101 },
+		{ "isolate-allowed", no_argument, NULL, 0x102 },
+		{ "no-fork", no_argument, NULL, 0x103 },
+		{ "name-kills", no_argument, NULL, 0x104 },
+		{ "record", required_argument, NULL, 0x105 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -274,6 +451,12 @@ int main(int argc, char **argv)
 	int isolate_all = 0, learn = 0, dump = 0, degrade = 0, c;
 	unsigned int keep = 0;
 	unsigned int lflags = 0, uses;
+	/* --oci, --dump-bpf=raw, --no-fork, --name-kills, --record */
+	const char *oci_file = NULL, *oci_caps = NULL, *dump_fmt = NULL;
+	const char *record_file = NULL;
+	int isolate_allowed = 0, no_fork = 0, name_kills = 0, listener = -1;
+	struct sn_shared *sn = NULL;
+	struct sn_kills kills;
 	struct sci_load_options lo = { 0 };
 	struct sci_policy *p = NULL;
 	struct child_report rep;
@@ -308,10 +491,16 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'c': check_file = optarg; break;
-		case 'd': dump = 1; break;
+		case 'd': dump = 1; dump_fmt = optarg; break;
 		case 'D': degrade = 1; break;
 		case 'L': lflags |= SCI_LOAD_LOG; break;
 		case 'N': lflags |= SCI_LOAD_NO_NNP; break;
+		case 0x100: oci_file = optarg; break;
+		case 0x101: oci_caps = optarg; break;
+		case 0x102: isolate_allowed = 1; break;
+		case 0x103: no_fork = 1; break;
+		case 0x104: name_kills = 1; break;
+		case 0x105: record_file = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("sci-run (libsci) %s\n", sci_version()); return 0;
 		default:
@@ -326,16 +515,49 @@ int main(int argc, char **argv)
 		}
 		return do_check(check_file, isolate, isolate_all, learn, keep);
 	}
+	if (record_file) {
+		if (policy_file || oci_file || isolate || isolate_all || dump || no_fork ||
+		    name_kills || learn || keep) {
+			fprintf(stderr, "sci-run: --record takes no policy options\n");
+			return EXIT_SCI_ERROR;
+		}
+		if (optind >= argc) {
+			fprintf(stderr, "sci-run: --record FILE -- PROGRAM: no program given\n");
+			return EXIT_SCI_ERROR;
+		}
+		return do_record(record_file, &argv[optind]);
+	}
+	if (oci_file && policy_file) {
+		fprintf(stderr, "sci-run: give --policy or --oci, not both\n");
+		return EXIT_SCI_ERROR;
+	}
+	if ((oci_caps || isolate_allowed) && !oci_file) {
+		fprintf(stderr, "sci-run: --oci-caps and --isolate-allowed go with --oci\n");
+		return EXIT_SCI_ERROR;
+	}
+	if (dump && dump_fmt && strcmp(dump_fmt, "text") && strcmp(dump_fmt, "raw") &&
+	    strncmp(dump_fmt, "raw:", 4)) {
+		fprintf(stderr, "sci-run: --dump-bpf takes text, raw or raw:DEST, not '%s'\n",
+			dump_fmt);
+		return EXIT_SCI_ERROR;
+	}
+	if (no_fork && name_kills) {
+		fprintf(stderr, "sci-run: --name-kills needs sci-run to stay: not with --no-fork\n");
+		return EXIT_SCI_ERROR;
+	}
 	if (!dump && optind >= argc) {
 		fprintf(stderr, "sci-run: no program given\n");
 		usage(stderr);
 		return EXIT_SCI_ERROR;
 	}
-	if (!policy_file && !isolate && !isolate_all) {
+	if (!policy_file && !oci_file && !isolate && !isolate_all) {
 		fprintf(stderr, "sci-run: nothing to enforce: give --policy, --isolate or --isolate-all\n");
 		return EXIT_SCI_ERROR;
 	}
-	if (policy_file) {
+	if (oci_file) {
+		if (load_oci(oci_file, oci_caps, isolate_allowed, &p, &lflags))
+			return EXIT_SCI_ERROR;
+	} else if (policy_file) {
 		if (sci_policy_parse_file(policy_file, 0, &p, &e)) {
 			print_error(&e);
 			return EXIT_SCI_ERROR;
@@ -369,7 +591,11 @@ int main(int argc, char **argv)
 			sci_policy_free(p);
 			return EXIT_SCI_ERROR;
 		}
-		sci_bpf_dump(insns, n, stdout);
+		if (dump_as(dump_fmt, insns, n, uses, ef)) {
+			free(insns);
+			sci_policy_free(p);
+			return EXIT_SCI_ERROR;
+		}
 		free(insns);
 		sci_policy_free(p);
 		return 0;
@@ -384,6 +610,33 @@ int main(int argc, char **argv)
 		return EXIT_SCI_ERROR;
 	}
 
+	/* --no-fork: this process becomes PROGRAM, under the filter. */
+	if (no_fork) {
+		lo.warn = NULL;
+		lo.flags = lflags;
+		if (sci_policy_load(p, &lo, &e)) {
+			fprintf(stderr, "sci-run: cannot load the policy: %s\n", e.message);
+			sci_policy_free(p);
+			return EXIT_SCI_ERROR;
+		}
+		sci_policy_free(p);
+		execvp(argv[optind], &argv[optind]);
+		c = errno;
+		fprintf(stderr, "sci-run: %s: %s\n", argv[optind], strerror(c));
+		return c == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+	}
+	if (name_kills) {
+		if (sci_policy_uses(p) & SCI_USES_USER_NOTIF) {
+			fprintf(stderr, "sci-run: --name-kills: the policy uses user-notif itself\n");
+			sci_policy_free(p);
+			return EXIT_SCI_ERROR;
+		}
+		sn = sn_shared_new();
+		if (!sn) {
+			perror("sci-run: mmap");
+			return EXIT_SCI_ERROR;
+		}
+	}
 	if (pipe2(pfd, O_CLOEXEC)) {
 		perror("sci-run: pipe");
 		return EXIT_SCI_ERROR;
@@ -396,13 +649,15 @@ int main(int argc, char **argv)
 	}
 	if (pid == 0) {
 		close(pfd[0]);
-		lo.flags = lflags;
+		lo.flags = lflags | (sn ? SCI_LOAD_NOTIFY_KILLS : 0);
 		lo.warn = NULL;
 		memset(&rep, 0, sizeof(rep));
 		if (sci_policy_load(p, &lo, &e)) {
 			rep.code = EXIT_SCI_ERROR;
 			snprintf(rep.msg, sizeof(rep.msg), "cannot load the policy: %s", e.message);
 		} else {
+			if (sn && lo.notify_fd >= 0)
+				sn_child_handoff(sn, lo.notify_fd);
 			execvp(argv[optind], &argv[optind]);
 			rep.code = errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 			snprintf(rep.msg, sizeof(rep.msg), "%s: %s", argv[optind], strerror(errno));
@@ -424,6 +679,22 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 
+	if (sn) {
+		memset(&kills, 0, sizeof(kills));
+		kills.child = pid;
+		listener = sn_parent_take(sn, pid);
+		if (listener < 0 && listener != -ECHILD) {
+			/* the child spins until it gets the fd: stop it */
+			fprintf(stderr, "sci-run: --name-kills: cannot take the child's seccomp listener (%s)\n",
+				strerror(-listener));
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return EXIT_SCI_ERROR;
+		}
+		if (listener >= 0)
+			sn_serve_until_exit(listener, pid, sn_kill_handler, &kills);
+	}
 	do
 		got = read(pfd[0], &rep, sizeof(rep));
 	while (got < 0 && errno == EINTR);
@@ -443,7 +714,16 @@ int main(int argc, char **argv)
 			return EXIT_SCI_ERROR;
 		}
 	}
-	report_violation(argv[optind], pid, &si, uses);
+	if (listener >= 0 && kills.child_killed)
+		fprintf(stderr, "sci-run: %s (pid %d) was killed by the policy: %s\n",
+			argv[optind], (int)pid, kills.child_msg);
+	else
+		report_violation(argv[optind], pid, &si, uses);
+	if (listener >= 0) {
+		/* descendants still under the filter keep a supervisor */
+		sn_serve_rest_in_background(listener, sn_kill_handler, &kills);
+		close(listener);
+	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			perror("sci-run: waitpid");

@@ -423,6 +423,18 @@ int sci_caps_parse(const char *list, uint64_t *caps, struct sci_error *err);
  */
 int sci_bpf_write_raw(const struct sock_filter *insns, size_t len, int fd);
 
+/*
+ * SCI_LOAD_NOTIFY_KILLS (sci_policy_load()): every kill-process that the
+ * filter returns (rules, default, other architectures and x32 numbers)
+ * becomes user-notif and the listener is returned in opts->notify_fd, so
+ * that a supervisor can name the syscall before it kills the process
+ * (sci-run --name-kills).  The supervisor must kill: without one, those
+ * syscalls fail with ENOSYS.  A program under such a filter cannot install
+ * a filter with a listener of its own (EBUSY).  -EINVAL for a policy that
+ * uses user-notif.
+ */
+#define SCI_LOAD_NOTIFY_KILLS	0x20
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,11 +101,17 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 		opts->degraded = 0;
 	}
 	if (!p || (flags & ~(SCI_LOAD_NO_NNP | SCI_LOAD_TSYNC | SCI_LOAD_LOG |
-			     SCI_LOAD_ALLOW_DEGRADE | SCI_LOAD_DRY_RUN))) {
+			     SCI_LOAD_ALLOW_DEGRADE | SCI_LOAD_DRY_RUN |
+			     SCI_LOAD_NOTIFY_KILLS))) {
 		sci__set_error(err, -EINVAL, "invalid argument");
 		return -EINVAL;
 	}
 	uses = sci_policy_uses(p);
+	if ((flags & SCI_LOAD_NOTIFY_KILLS) && (uses & SCI_USES_USER_NOTIF)) {
+		sci__set_error(err, -EINVAL,
+			       "SCI_LOAD_NOTIFY_KILLS: the policy uses user-notif itself");
+		return -EINVAL;
+	}
 	if (uses & SCI_USES_ISOLATE) {
 		avail = sci_isolate_available();
 		if (avail < 0) {
@@ -146,6 +152,9 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 			       "internal error: the filter returns SECCOMP_RET_ISOLATE on a kernel without it; not loaded");
 		return -EOPNOTSUPP;
 	}
+	/* Kill-process as user-notif: a supervisor names the syscall, then kills. */
+	if (flags & SCI_LOAD_NOTIFY_KILLS)
+		sci__rewrite_ret(insns, len, SCI_ACT_KILL_PROCESS, SCI_ACT_USER_NOTIF);
 	if (flags & SCI_LOAD_DRY_RUN) {
 		free(insns);
 		return 0;
@@ -154,7 +163,7 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 		kflags |= SECCOMP_FILTER_FLAG_TSYNC;
 	if (flags & SCI_LOAD_LOG)
 		kflags |= SECCOMP_FILTER_FLAG_LOG;
-	if (uses & SCI_USES_USER_NOTIF) {
+	if ((uses & SCI_USES_USER_NOTIF) || (flags & SCI_LOAD_NOTIFY_KILLS)) {
 		kflags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
 		if (flags & SCI_LOAD_TSYNC)
 			kflags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;

@@ -2255,6 +2255,268 @@ static void test_bpf_write_raw(void)
 	release(&c);
 }
 
+/*
+ * sci-run: --oci, --dump-bpf=raw, --no-fork, --name-kills, --record.
+ * These run programs under filters that never isolate (plain allow, errno
+ * and kill actions, user-notif): safe on any kernel.  The isolating runs
+ * are guest tests (selftests/guest/sci_oci.sh).
+ */
+static size_t read_raw(const char *path, struct sock_filter *f, size_t max)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, f, max * sizeof(*f));
+	close(fd);
+	return n > 0 && n % 8 == 0 ? (size_t)n / 8 : 0;
+}
+
+static void test_sci_run_oci_raw(void)
+{
+	static struct sock_filter prog[4096], prog2[4096];
+	char *out, *err, raw[400], rawarg[420], bad[400];
+	size_t n, n2;
+	int rc;
+
+	if (!sci_run || access(sci_run, X_OK)) {
+		printf("     (skipped: SCI_RUN not set or not built)\n");
+		return;
+	}
+	rc = SCI_RUN("--dump-bpf", "--oci", docker_json);
+	CHECK_EQ(rc, 0);
+	CHECK(strstr(out, "ret ALLOW\n") != NULL);
+	CHECK(strstr(out, "ret ERRNO(1)\n") != NULL || strstr(out, "ERRNO") != NULL);
+	free(out); free(err);
+
+	rc = SCI_RUN("--dump-bpf", "--oci", docker_json, "--isolate-allowed");
+	CHECK_EQ(rc, 0);
+	CHECK(strstr(out, "ret ISOLATE\n") != NULL);
+	CHECK(strstr(out, "ret ALLOW\n") == NULL);
+	free(out); free(err);
+
+	/* raw to a file, to stdout, to an fd: the same bytes, the same verdicts */
+	snprintf(raw, sizeof(raw), "%s/docker.bpf", tmpdir);
+	snprintf(rawarg, sizeof(rawarg), "--dump-bpf=raw:%s", raw);
+	rc = SCI_RUN(rawarg, "--oci", docker_json, "--oci-caps", "docker");
+	CHECK_EQ(rc, 0);
+	CHECK_STR(out, "");
+	free(out); free(err);
+	n = read_raw(raw, prog, 4096);
+	CHECK(n > 100);
+	CHECK_EQ(bpf_verdict(prog, n, nr_of("read"), A6(0)), SCI_ACT_ALLOW);
+	CHECK_EQ(bpf_verdict(prog, n, nr_of("socket"), A6(40)), SCI_ACT_ERRNO(EPERM));
+	CHECK_EQ(bpf_verdict(prog, n, nr_of("clone3"), A6(0)), SCI_ACT_ERRNO(ENOSYS));
+	CHECK_EQ(bpf_verdict(prog, n, nr_of("mount"), A6(0)), SCI_ACT_ERRNO(EPERM));
+	rc = SCI_RUN("--dump-bpf=raw", "--oci", docker_json);
+	CHECK_EQ(rc, 0);
+	free(out); free(err);
+	snprintf(bad, sizeof(bad), "%s/out", tmpdir);
+	n2 = read_raw(bad, prog2, 4096);
+	CHECK_EQ(n2, n);
+	CHECK(!memcmp(prog, prog2, n * 8));
+	rc = SCI_RUN("--dump-bpf=raw:&1", "--oci", docker_json, "--oci-caps", "all");
+	CHECK_EQ(rc, 0);
+	free(out); free(err);
+	n2 = read_raw(bad, prog2, 4096);
+	CHECK(n2 > 100);
+	CHECK_EQ(bpf_verdict(prog2, n2, nr_of("mount"), A6(0)), SCI_ACT_ALLOW);
+	rc = SCI_RUN("--dump-bpf=raw", "--isolate", "getpid");
+	CHECK_EQ(rc, 0);
+	n2 = read_raw(bad, prog2, 4096);
+	CHECK_EQ(bpf_verdict(prog2, n2, nr_of("getpid"), A6(0)), SCI_ACT_ISOLATE);
+	if (sci_isolate_available() == 0)
+		CHECK(strstr(err, "does not support SECCOMP_RET_ISOLATE") != NULL);
+	free(out); free(err);
+
+	rc = SCI_RUN("--dump-bpf=bogus", "--isolate", "getpid");
+	CHECK_EQ(rc, 125);
+	CHECK(strstr(err, "--dump-bpf takes text, raw or raw:DEST") != NULL);
+	free(out); free(err);
+	rc = SCI_RUN("--dump-bpf=raw:&x", "--isolate", "getpid");
+	CHECK_EQ(rc, 125);
+	free(out); free(err);
+	rc = SCI_RUN("--oci", docker_json, "--oci-caps", "CAP_BOGUS", "--", "/bin/true");
+	CHECK_EQ(rc, 125);
+	CHECK(strstr(err, "unknown capability 'CAP_BOGUS'") != NULL);
+	free(out); free(err);
+	rc = SCI_RUN("--isolate-allowed", "--isolate", "read", "--", "/bin/true");
+	CHECK_EQ(rc, 125);
+	free(out); free(err);
+	rc = SCI_RUN("--oci", docker_json, "--policy", docker_json, "--", "/bin/true");
+	CHECK_EQ(rc, 125);
+	CHECK(strstr(err, "give --policy or --oci, not both") != NULL);
+	free(out); free(err);
+	write_file(tmpdir, "bad.json", "{\n \"defaultAction\": \"SCMP_ACT_ALLOW\",\n \"syscalls\": [ }\n");
+	snprintf(bad, sizeof(bad), "%s/bad.json", tmpdir);
+	rc = SCI_RUN("--oci", bad, "--", "/bin/true");
+	CHECK_EQ(rc, 125);
+	CHECK(strstr(err, "bad.json:3:") != NULL);
+	free(out); free(err);
+
+	/* a program under Docker's profile (no isolation: safe here) */
+	rc = SCI_RUN("--oci", docker_json, "--", "/bin/sh", "-c", "echo in; exit 3");
+	CHECK_EQ(rc, 3);
+	CHECK_STR(out, "in\n");
+	free(out); free(err);
+}
+
+static void test_sci_run_no_fork_name_kills(void)
+{
+	char *out, *err, kp[400];
+	int rc;
+
+	if (!sci_run || access(sci_run, X_OK)) {
+		printf("     (skipped: SCI_RUN not set or not built)\n");
+		return;
+	}
+	write_file(tmpdir, "kill.policy", "@default allow\nuname: kill-process\n");
+	snprintf(kp, sizeof(kp), "%s/kill.policy", tmpdir);
+
+	/* --no-fork: the shell's parent is this test, not sci-run */
+	rc = SCI_RUN("--no-fork", "--policy", kp, "--", "/bin/sh", "-c",
+		     "grep Seccomp: /proc/self/status; cat /proc/$PPID/comm");
+	CHECK_EQ(rc, 0);
+	CHECK(strstr(out, "Seccomp:\t2\n") != NULL);
+	CHECK(strstr(out, "sci-run") == NULL);
+	free(out); free(err);
+	rc = SCI_RUN("--policy", kp, "--", "/bin/sh", "-c", "cat /proc/$PPID/comm");
+	CHECK_EQ(rc, 0);
+	CHECK_STR(out, "sci-run\n");
+	free(out); free(err);
+	rc = SCI_RUN("--no-fork", "--policy", kp, "--", "/bin/uname");
+	CHECK_EQ(rc, 128 + SIGSYS);
+	free(out); free(err);
+	rc = SCI_RUN("--no-fork", "--policy", kp, "--", "/nonexistent-program");
+	CHECK_EQ(rc, 127);
+	free(out); free(err);
+	rc = SCI_RUN("--no-fork", "--name-kills", "--policy", kp, "--", "/bin/true");
+	CHECK_EQ(rc, 125);
+	free(out); free(err);
+
+	/* a policy kill: SIGSYS, and with --name-kills the syscall's name */
+	rc = SCI_RUN("--policy", kp, "--", "/bin/uname");
+	CHECK_EQ(rc, 128 + SIGSYS);
+	CHECK(strstr(err, "was killed by SIGSYS") != NULL);
+	free(out); free(err);
+	rc = SCI_RUN("--name-kills", "--policy", kp, "--", "/bin/uname");
+	CHECK_EQ(rc, 128 + SIGSYS);
+	CHECK(strstr(err, "/bin/uname (pid ") != NULL);
+	CHECK(strstr(err, "was killed by the policy: syscall uname (63)") != NULL);
+	free(out); free(err);
+	rc = SCI_RUN("--name-kills", "--policy", kp, "--", "/bin/sh", "-c",
+		     "/bin/uname; echo status $?");
+	CHECK_EQ(rc, 0);
+	CHECK_STR(out, "status 159\n");
+	CHECK(strstr(err, "(uname) was killed by the policy: syscall uname (63)") != NULL);
+	free(out); free(err);
+	/* a program that catches SIGSYS is killed with SIGKILL */
+	write_file(tmpdir, "umask.policy", "@default allow\numask: kill-process\n");
+	snprintf(kp, sizeof(kp), "%s/umask.policy", tmpdir);
+	rc = SCI_RUN("--name-kills", "--policy", kp, "--", "/bin/sh", "-c",
+		     "trap 'echo caught' SYS; umask 022; echo not reached");
+	CHECK_EQ(rc, 128 + SIGKILL);
+	CHECK(strstr(out, "not reached") == NULL);
+	CHECK(strstr(err, "killed by the policy: syscall umask (95)") != NULL);
+	free(out); free(err);
+	/* nothing killed: same as without the option */
+	rc = SCI_RUN("--name-kills", "--policy", kp, "--", "/bin/sh", "-c", "echo ok; exit 4");
+	CHECK_EQ(rc, 4);
+	CHECK_STR(out, "ok\n");
+	CHECK_STR(err, "");
+	free(out); free(err);
+}
+
+static void test_sci_run_record(void)
+{
+	char *out, *err, rec[400], *text, replay[400];
+	struct sci_policy *p = NULL;
+	struct sci_error e;
+	int rc;
+
+	if (!sci_run || access(sci_run, X_OK)) {
+		printf("     (skipped: SCI_RUN not set or not built)\n");
+		return;
+	}
+	snprintf(rec, sizeof(rec), "%s/rec.policy", tmpdir);
+	rc = SCI_RUN("--record", rec, "--", "/bin/sh", "-c",
+		     "echo hi; /bin/uname >/dev/null; (echo sub; getconf PAGESIZE >/dev/null) & wait; exit 5");
+	CHECK_EQ(rc, 5);
+	CHECK_STR(out, "hi\nsub\n");
+	free(out); free(err);
+	text = read_all(rec);
+	CHECK(strstr(text, "# Recorded by sci-run --record") != NULL);
+	CHECK(strstr(text, "\n@default kill-process\n") != NULL);
+	CHECK(strstr(text, "\nexecve: isolate\t# ") != NULL);
+	CHECK(strstr(text, "\nuname: isolate\t# ") != NULL);
+	CHECK(strstr(text, "\nexit_group: isolate\t# ") != NULL);
+	CHECK(strstr(text, "\nwrite: isolate\t# ") != NULL);
+	CHECK(strstr(text, ": allow") == NULL);
+	CHECK_EQ(sci_policy_parse_file(rec, 0, &p, &e), 0);
+	if (p) {
+		CHECK_EQ(sci_policy_verdict(p, nr_of("uname"), A6(0)), SCI_ACT_ISOLATE);
+		CHECK_EQ(sci_policy_verdict(p, nr_of("execve"), A6(0)), SCI_ACT_ISOLATE);
+		CHECK_EQ(sci_policy_verdict(p, nr_of("reboot"), A6(0)), SCI_ACT_KILL_PROCESS);
+		sci_policy_free(p);
+	}
+	/*
+	 * The recorded policy runs the program again without a kill (isolate
+	 * turned into allow: this kernel cannot isolate).
+	 */
+	{
+		char *q, *allow = malloc(strlen(text) * 2 + 1), *w = allow;
+
+		for (q = text; *q; ) {
+			if (!strncmp(q, ": isolate", 9)) {
+				w += sprintf(w, ": allow");
+				q += 9;
+			} else {
+				*w++ = *q++;
+			}
+		}
+		*w = '\0';
+		write_file(tmpdir, "replay.policy", allow);
+		free(allow);
+	}
+	snprintf(replay, sizeof(replay), "%s/replay.policy", tmpdir);
+	rc = SCI_RUN("--name-kills", "--policy", replay, "--", "/bin/sh", "-c",
+		     "echo hi; /bin/uname >/dev/null; (echo sub; getconf PAGESIZE >/dev/null) & wait; exit 5");
+	CHECK_EQ(rc, 5);
+	CHECK_STR(out, "hi\nsub\n");
+	CHECK_STR(err, "");
+	free(out); free(err);
+	free(text);
+
+	rc = SCI_RUN("--record", "-", "--", "/bin/true");
+	CHECK_EQ(rc, 0);
+	CHECK(strstr(out, "\nexit_group: isolate") != NULL);
+	free(out); free(err);
+	rc = SCI_RUN("--record", rec, "--isolate-all", "--", "/bin/true");
+	CHECK_EQ(rc, 125);
+	free(out); free(err);
+	rc = SCI_RUN("--record", rec);
+	CHECK_EQ(rc, 125);
+	free(out); free(err);
+	rc = SCI_RUN("--record", rec, "--", "/nonexistent-program");
+	CHECK_EQ(rc, 127);
+	free(out); free(err);
+}
+
+static void test_load_notify_kills(void)
+{
+	struct sci_load_options lo = { 0 };
+	struct sci_policy *p = sci_policy_new(SCI_ACT_ALLOW);
+	struct sci_error e;
+
+	lo.flags = SCI_LOAD_DRY_RUN | SCI_LOAD_NOTIFY_KILLS;
+	CHECK_EQ(sci_policy_load(p, &lo, &e), 0);
+	CHECK_EQ(sci_policy_add_rule(p, SCI_ACT_USER_NOTIF, 39, 0, NULL), 0);
+	CHECK_EQ(sci_policy_load(p, &lo, &e), -EINVAL);
+	CHECK(strstr(e.message, "SCI_LOAD_NOTIFY_KILLS") != NULL);
+	sci_policy_free(p);
+}
+
 int main(int argc, char **argv)
 {
 	const char *label = argc > 1 ? argv[1] : "tests";
@@ -2319,6 +2581,10 @@ int main(int argc, char **argv)
 	RUN(test_oci_errors);
 	RUN(test_caps);
 	RUN(test_bpf_write_raw);
+	RUN(test_sci_run_oci_raw);
+	RUN(test_sci_run_no_fork_name_kills);
+	RUN(test_sci_run_record);
+	RUN(test_load_notify_kills);
 	run_compat_tests();
 
 	{
