@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@ struct filter {
 	char group[64];		/* group statements: its name */
 	char file[1024];	/* where the group statement is */
 	unsigned int line, col;
+	struct filter *next;	/* "name: {filter, filter}": the next one */
 };
 
 struct pend {
@@ -81,6 +83,11 @@ struct parser {
 	unsigned int ngfilters;
 	struct pend *pends;
 	unsigned int npends, cappends;
+	const char *include_root;	/* absolute @include paths under it */
+	sci_warn_fn warn;
+	void *warn_arg;
+	bool denylist;			/* @denylist seen */
+	bool have_rule;			/* a rule seen */
 };
 
 static int perr(struct parser *ps, const struct tok *t, const char *fmt, ...)
@@ -104,6 +111,30 @@ static int perr(struct parser *ps, const struct tok *t, const char *fmt, ...)
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
 	return -EINVAL;
+}
+
+/* A note or warning, "file:line:col: note: ..." (stderr without a callback). */
+static void pwarn(struct parser *ps, const struct tok *t, const char *kind,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void pwarn(struct parser *ps, const struct tok *t, const char *kind,
+		  const char *fmt, ...)
+{
+	char msg[1024], line[1300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (t)
+		snprintf(line, sizeof(line), "%s:%u:%u: %s: %s", ps->cur->name,
+			 t->line, t->col, kind, msg);
+	else
+		snprintf(line, sizeof(line), "%s: %s: %s", ps->cur->name, kind, msg);
+	if (ps->warn)
+		ps->warn(ps->warn_arg, line);
+	else
+		fprintf(stderr, "libsci: %s\n", line);
 }
 
 /* A token for messages: 'text' or "end of line". */
@@ -238,6 +269,12 @@ static int tokenize(struct parser *ps, const char *s, size_t len,
 		if (is_ident_start(c)) {
 			while (j < len && is_ident((unsigned char)s[j]))
 				j++;
+			/* minijail's group@namespace */
+			if (j + 1 < len && s[j] == '@' && is_ident_start((unsigned char)s[j + 1])) {
+				j++;
+				while (j < len && is_ident((unsigned char)s[j]))
+					j++;
+			}
 			t = T_IDENT;
 		} else if (c == '@') {
 			while (j < len && is_ident((unsigned char)s[j]))
@@ -307,6 +344,8 @@ bad:
 				return perr(ps, &bt, "unexpected '!': the only use of '!' is '!='");
 			if (c == '\\')
 				return perr(ps, &bt, "unexpected '\\': a backslash continues a line only at its end");
+			if (c == '[')
+				return perr(ps, &bt, "minijail's [arch=...] metadata is not supported (libsci policies are for x86_64)");
 			if (isprint(c))
 				return perr(ps, &bt, "unexpected character '%c'", c);
 			return perr(ps, &bt, "unexpected byte 0x%02x", c);
@@ -728,8 +767,20 @@ static int expect_eol(struct parser *ps, unsigned int i, const char *after)
 		    tdesc(&ps->toks[i], b, sizeof(b)), after);
 }
 
+/* The end of a single filter: the end of the line, or ',' / '}' in braces. */
+static int filter_end(struct parser *ps, unsigned int i, bool braced,
+		      const char *after)
+{
+	if (braced && (ps->toks[i].t == T_COMMA || ps->toks[i].t == T_RBRACE))
+		return 0;
+	if (braced && ps->toks[i].t == T_EOL)
+		return perr(ps, &ps->toks[i], "expected ',' or '}' after %s, found end of line", after);
+	return expect_eol(ps, i, after);
+}
+
 /* filter = action | expr [ ';' action ] */
-static int parse_filter(struct parser *ps, unsigned int *i, struct filter *f)
+static int parse_filter(struct parser *ps, unsigned int *i, struct filter *f,
+			bool braced)
 {
 	struct tok *t = &ps->toks[*i];
 	char b[64];
@@ -747,9 +798,11 @@ static int parse_filter(struct parser *ps, unsigned int *i, struct filter *f)
 			rc = parse_action(ps, i, &f->action);
 			if (rc)
 				return rc;
-			return expect_eol(ps, *i, "the action");
+			return filter_end(ps, *i, braced, "the action");
 		}
-		if (t->t == T_EOL)
+		if (t->t == T_EOL && !braced)
+			return 0;
+		if (braced && (t->t == T_COMMA || t->t == T_RBRACE))
 			return 0;
 		return perr(ps, t, "expected '&&', '||', ';' or the end of the line after the condition, found %s",
 			    tdesc(t, b, sizeof(b)));
@@ -760,11 +813,11 @@ static int parse_filter(struct parser *ps, unsigned int *i, struct filter *f)
 	rc = parse_action(ps, i, &f->action);
 	if (rc)
 		return rc;
-	return expect_eol(ps, *i, "the action");
+	return filter_end(ps, *i, braced, "the action");
 }
 
-/* Give syscall @nr the arms of @f. */
-static int apply_filter(struct parser *ps, int nr, const struct filter *f)
+/* Give syscall @nr the arms of @f (one filter). */
+static int apply_one(struct parser *ps, int nr, const struct filter *f)
 {
 	struct sci_expr e = { 0, NULL };
 	int rc;
@@ -780,6 +833,32 @@ static int apply_filter(struct parser *ps, int nr, const struct filter *f)
 	if (f->has_action)
 		return sci__add_arm(ps->p, nr, &e, f->action, f->origin);
 	return 0;
+}
+
+/*
+ * Give syscall @nr the arms of @f and the filters chained to it, after the
+ * arms it has: the rules of a syscall apply in file order.  @t is the token
+ * to blame when an earlier rule already decides every call.
+ */
+static int apply_filter(struct parser *ps, int nr, const struct filter *f,
+			const struct tok *t)
+{
+	int rc = 0;
+
+	for (; f && !rc; f = f->next) {
+		rc = apply_one(ps, nr, f);
+		if (rc == -EEXIST) {
+			const struct sci_sysrule *s = sci__sysrule(ps->p, nr);
+			const char *o = s && s->narms ? s->arms[s->narms - 1].origin : NULL;
+			char name[64];
+
+			if (sci_syscall_name(nr, name, sizeof(name)) < 0)
+				snprintf(name, sizeof(name), "%d", nr);
+			return perr(ps, t, "syscall '%s' already has an unconditional action (at %s): this rule could never apply",
+				    name, o ? o : "?");
+		}
+	}
+	return rc;
 }
 
 static void origin_of(struct parser *ps, const struct tok *t, char *buf,
@@ -812,6 +891,45 @@ static int add_desc(struct desc **d, unsigned int *n, int nr, int group,
 	return 0;
 }
 
+static int find_group(const char *s, size_t len)
+{
+	unsigned int g;
+
+	for (g = 0; g < sci__ngroups; g++)
+		if (strlen(sci__groups[g].name) == len &&
+		    !memcmp(sci__groups[g].name, s, len))
+			return (int)g;
+	return -1;
+}
+
+static int add_group(struct desc **d, unsigned int *n, int g,
+		     const struct tok *t)
+{
+	unsigned int k;
+	int nr, rc;
+
+	for (k = 0; sci__groups[g].members[k]; k++) {
+		nr = sci_syscall_nr(sci__groups[g].members[k]);
+		if (nr < 0)
+			continue;
+		rc = add_desc(d, n, nr, g, t);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* "@basic-io, @file-io, ..." */
+static void group_list(char *list, size_t len)
+{
+	unsigned int k;
+
+	list[0] = '\0';
+	for (k = 0; k < sci__ngroups; k++)
+		snprintf(list + strlen(list), len - strlen(list), "%s@%s",
+			 k ? ", " : "", sci__groups[k].name);
+}
+
 static int parse_one_desc(struct parser *ps, unsigned int *i, struct desc **d,
 			  unsigned int *n)
 {
@@ -821,6 +939,25 @@ static int parse_one_desc(struct parser *ps, unsigned int *i, struct desc **d,
 	int rc, nr;
 
 	snprintf(name, sizeof(name), "%.*s", (int)(t->len > 64 ? 64 : t->len), t->s);
+	if (t->t == T_IDENT && memchr(t->s, '@', t->len)) {
+		/* minijail's group@namespace: libsci's groups are "sci" */
+		const char *at = memchr(t->s, '@', t->len);
+		size_t glen = (size_t)(at - t->s), nslen = t->len - glen - 1;
+		char list[256];
+		int g;
+
+		group_list(list, sizeof(list));
+		if (nslen != 3 || memcmp(at + 1, "sci", 3))
+			return perr(ps, t, "unknown syscall group namespace '%.*s' in '%s': minijail takes its group namespaces from its compiler's tables; libsci's groups are %s, also written 'name@sci'",
+				    (int)(nslen > 40 ? 40 : nslen), at + 1, name, list);
+		g = find_group(t->s, glen);
+		if (g < 0)
+			return perr(ps, t, "unknown syscall group '%s'; the groups are %s", name, list);
+		rc = add_group(d, n, g, t);
+		if (!rc)
+			++*i;
+		return rc;
+	}
 	if (t->t == T_IDENT) {
 		nr = sci_syscall_nr(name);
 		if (nr < 0 || t->len > 64) {
@@ -908,9 +1045,12 @@ static int push_pend(struct parser *ps, int nr, unsigned int filter)
 
 static void free_filter(struct filter *f)
 {
-	if (f) {
+	while (f) {
+		struct filter *next = f->next;
+
 		sci__expr_free(&f->expr);
 		free(f);
+		f = next;
 	}
 }
 
@@ -959,9 +1099,49 @@ static int parse_rule(struct parser *ps)
 	}
 	origin_of(ps, &ps->toks[0], f->origin, sizeof(f->origin));
 	i++;
-	rc = parse_filter(ps, &i, f);
+	if (ps->toks[i].t == T_LBRACE) {
+		/* minijail's "name: {filter, filter, ...}": in order */
+		const struct tok *open = &ps->toks[i];
+		struct filter *last = f;
+
+		i++;
+		for (;;) {
+			rc = parse_filter(ps, &i, last, true);
+			if (rc)
+				goto out;
+			if (ps->toks[i].t != T_COMMA)
+				break;
+			i++;
+			last->next = calloc(1, sizeof(*f));
+			if (!last->next) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			memcpy(last->next->origin, f->origin, sizeof(f->origin));
+			last = last->next;
+		}
+		if (ps->toks[i].t != T_RBRACE) {
+			rc = perr(ps, &ps->toks[i], "expected ',' or '}' to close the '{' at column %u, found %s",
+				  open->col, tdesc(&ps->toks[i], b, sizeof(b)));
+			goto out;
+		}
+		rc = expect_eol(ps, i + 1, "'}'");
+	} else {
+		rc = parse_filter(ps, &i, f, false);
+	}
 	if (rc)
 		goto out;
+	if (ps->denylist) {
+		const struct filter *x;
+
+		/* minijail: every rule of a denylist returns an errno */
+		for (x = f; x; x = x->next)
+			if (x->has_expr || (x->action & SCI_RET_ACTION_FULL) != 0x00050000U) {
+				rc = perr(ps, &ps->toks[0], "in a @denylist policy every rule is 'return ERRNO' (the syscalls it names fail, the others are allowed)");
+				goto out;
+			}
+	}
+	ps->have_rule = true;
 
 	for (k = 0; k < nd; k++) {
 		if (d[k].group >= 0) {
@@ -975,17 +1155,7 @@ static int parse_rule(struct parser *ps)
 					  d[k].tok->s);
 				goto out;
 			}
-		if (sci_policy_has_rule(ps->p, d[k].nr)) {
-			const struct sci_sysrule *s = sci__sysrule(ps->p, d[k].nr);
-			char name[64];
-
-			if (sci_syscall_name(d[k].nr, name, sizeof(name)) < 0)
-				snprintf(name, sizeof(name), "%d", d[k].nr);
-			rc = perr(ps, d[k].tok, "syscall '%s' already has a rule, at %s",
-				  name, s->arms[0].origin ? s->arms[0].origin : "?");
-			goto out;
-		}
-		rc = apply_filter(ps, d[k].nr, f);
+		rc = apply_filter(ps, d[k].nr, f, d[k].tok);
 		if (rc)
 			goto out;
 	}
@@ -1109,7 +1279,7 @@ static int parse_include(struct parser *ps)
 	char path[4096], why[1200];
 	struct src inc = { 0 };
 	char *buf = NULL;
-	unsigned int k;
+	unsigned int k, line, col;
 	int rc;
 
 	if (ps->flags & SCI_PARSE_NO_INCLUDE)
@@ -1122,26 +1292,37 @@ static int parse_include(struct parser *ps)
 	if (ps->depth >= SCI_INCLUDE_MAX)
 		return perr(ps, &ps->toks[0], "@include nested too deeply (more than %d levels)",
 			    SCI_INCLUDE_MAX);
-	if (t->len >= sizeof(path) - 1 - strlen(ps->cur->dir))
+	if (t->len >= sizeof(path) - 1 - strlen(ps->cur->dir) -
+	    (ps->include_root ? strlen(ps->include_root) : 0))
 		return perr(ps, t, "file name too long");
 	{
 		const char *s = t->s;
 		size_t n = t->len;
 
-		/* "./x" is "x" next to the including file */
+		/*
+		 * As minijail: relative to the directory of the including
+		 * file ("./x" is "x" next to it); an absolute path is under
+		 * the include root when there is one.
+		 */
 		while (s[0] != '/' && strcmp(ps->cur->dir, ".") && n > 2 &&
 		       s[0] == '.' && s[1] == '/') {
 			s += 2;
 			n -= 2;
 		}
-		if (s[0] == '/' || !strcmp(ps->cur->dir, "."))
+		if (s[0] == '/' && ps->include_root)
+			snprintf(path, sizeof(path), "%s%s%.*s", ps->include_root,
+				 ps->include_root[0] && ps->include_root[strlen(ps->include_root) - 1] == '/' ? "." : "",
+				 (int)n, s);
+		else if (s[0] == '/' || !strcmp(ps->cur->dir, "."))
 			snprintf(path, sizeof(path), "%.*s", (int)n, s);
 		else
 			snprintf(path, sizeof(path), "%s/%.*s", ps->cur->dir, (int)n, s);
 	}
 	rc = read_file(path, &buf, &inc.len, &inc.dev, &inc.ino, why, sizeof(why));
 	if (rc) {
-		perr(ps, t, "%s", why);
+		perr(ps, t, "%s%s", why,
+		     rc == -ENOENT && t->s[0] == '/' && !ps->include_root ?
+		     " (absolute @include paths are taken as they are unless an include root is given)" : "");
 		if (ps->err)
 			ps->err->code = rc;
 		return rc;
@@ -1150,9 +1331,14 @@ static int parse_include(struct parser *ps)
 	for (k = 0; k <= ps->depth; k++)
 		if (ps->stack[k]->has_id && ps->stack[k]->dev == inc.dev &&
 		    ps->stack[k]->ino == inc.ino) {
+			char chain[1024] = "";
+			unsigned int m;
+
+			for (m = k; m <= ps->depth; m++)
+				snprintf(chain + strlen(chain), sizeof(chain) - strlen(chain),
+					 "'%s' includes ", ps->stack[m]->name);
 			free(buf);
-			return perr(ps, t, "@include cycle: '%s' is already being read",
-				    path);
+			return perr(ps, t, "@include cycle: %s'%s'", chain, path);
 		}
 	inc.name = path;
 	inc.buf = buf;
@@ -1161,7 +1347,22 @@ static int parse_include(struct parser *ps)
 		free(buf);
 		return -ENOMEM;
 	}
-	rc = parse_src(ps, &inc);
+	line = t->line;
+	col = t->col;
+	rc = parse_src(ps, &inc);	/* may move ps->toks: t is stale */
+	if (rc == -EINVAL && ps->err) {
+		/* name the chain: "... (included from top.policy:2:10)" */
+		char *m = ps->err->message;
+		size_t l = strlen(m);
+
+		if (ps->depth + 1 < SCI_INCLUDE_MAX && l && m[l - 1] == ')' &&
+		    strstr(m, " (included from "))
+			snprintf(m + l - 1, sizeof(ps->err->message) - l + 1,
+				 ", from %s:%u:%u)", ps->cur->name, line, col);
+		else if (!strstr(m, " (included from "))
+			snprintf(m + l, sizeof(ps->err->message) - l,
+				 " (included from %s:%u:%u)", ps->cur->name, line, col);
+	}
 	free(inc.dir);
 	free(buf);
 	return rc;
@@ -1211,8 +1412,24 @@ static int parse_statement(struct parser *ps)
 		ps->p->flags |= flag;
 		return 0;
 	}
-	if (tok_is(t0, "@frequency") || tok_is(t0, "@denylist"))
-		return perr(ps, t0, "minijail's %.*s is not supported", (int)t0->len, t0->s);
+	if (tok_is(t0, "@frequency")) {
+		if (ps->toks[1].t != T_PATH)
+			return perr(ps, &ps->toks[1], "expected a file name after @frequency");
+		rc = expect_eol(ps, 2, "the file name");
+		if (rc)
+			return rc;
+		pwarn(ps, t0, "note", "@frequency is ignored: it is an ordering hint for minijail's compiler, and the filter means the same without it");
+		return 0;
+	}
+	if (tok_is(t0, "@denylist")) {
+		rc = expect_eol(ps, 1, "@denylist");
+		if (rc)
+			return rc;
+		if (ps->have_rule)
+			return perr(ps, t0, "@denylist must come before the rules");
+		ps->denylist = true;
+		return 0;
+	}
 	return parse_rule(ps);
 }
 
@@ -1228,6 +1445,11 @@ static int parse_src(struct parser *ps, const struct src *src)
 	ps->stack[ps->depth] = src;
 	ps->cur = src;
 	ps->ntoks = 0;
+	if (src->len && memchr(src->buf, '\0', src->len)) {
+		/* a NUL byte: not a text file (a compiled filter, say) */
+		rc = perr(ps, NULL, "this is a binary file, not a policy (policy files are text, see sci-policy(5))");
+		goto done;
+	}
 	while (p < end || cont) {
 		const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
 		const char *le = nl ? nl : end;
@@ -1269,6 +1491,7 @@ static int parse_src(struct parser *ps, const struct src *src)
 		if (!rc)
 			rc = parse_statement(ps);
 	}
+done:
 	ps->ntoks = 0;
 	ps->cur = saved ? saved : src;
 	ps->depth -= saved ? 1 : 0;
@@ -1318,14 +1541,15 @@ static int apply_groups(struct parser *ps, const struct src *top)
 			}
 			return -EINVAL;
 		}
-		rc = apply_filter(ps, a->nr, ps->gfilters[a->filter]);
+		rc = apply_filter(ps, a->nr, ps->gfilters[a->filter], NULL);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int parse_top(const struct src *src, unsigned int flags,
+static int parse_top(const struct src *src,
+		     const struct sci_parse_options *opts,
 		     struct sci_policy **out, struct sci_error *err)
 {
 	struct parser ps = { 0 };
@@ -1333,7 +1557,10 @@ static int parse_top(const struct src *src, unsigned int flags,
 	int rc;
 
 	ps.err = err;
-	ps.flags = flags;
+	ps.flags = opts->flags;
+	ps.include_root = opts->include_root;
+	ps.warn = opts->warn;
+	ps.warn_arg = opts->warn_arg;
 	ps.p = sci_policy_new(SCI_ACT_KILL_PROCESS);
 	if (!ps.p)
 		return -ENOMEM;
@@ -1344,6 +1571,20 @@ static int parse_top(const struct src *src, unsigned int flags,
 		sci__set_error(err, rc, "%s", rc == -ENOMEM ? "out of memory" :
 			       "too many syscalls in one rule");
 		snprintf(err->file, sizeof(err->file), "%s", src->name);
+	}
+	if (!rc) {
+		ps.cur = src;
+		/* minijail's denylist: what the policy does not name is allowed */
+		if (ps.denylist && !ps.have_default)
+			ps.p->def = SCI_ACT_ALLOW;
+		if (!ps.p->nsys && !ps.denylist) {
+			char a[64];
+
+			sci_action_format(ps.p->def, a, sizeof(a));
+			pwarn(&ps, NULL, "warning", "the policy has no rules: every syscall takes the default action (%s)", a);
+		}
+		if (opts->flags & SCI_PARSE_ISOLATE_ALLOWED)
+			sci_policy_isolate_allowed(ps.p);
 	}
 	free(ps.toks);
 	for (i = 0; i < ps.ngfilters; i++)
@@ -1358,16 +1599,59 @@ static int parse_top(const struct src *src, unsigned int flags,
 	return 0;
 }
 
-int sci_policy_parse_buffer(const char *buf, size_t len, const char *name,
-			    unsigned int flags, struct sci_policy **out,
-			    struct sci_error *err)
+#define SCI_PARSE_FLAGS (SCI_PARSE_NO_INCLUDE | SCI_PARSE_ISOLATE_ALLOWED)
+
+/*
+ * The caller's options, as this version of the library knows them: @size
+ * is how much of the struct the caller has; what it lacks is 0, and what
+ * it has beyond the fields known here must be 0.
+ */
+static int get_opts(const struct sci_parse_options *in,
+		    struct sci_parse_options *o, struct sci_error *err)
 {
+	size_t n;
+
+	memset(o, 0, sizeof(*o));
+	if (!in)
+		return 0;
+	n = in->size;
+	if (n < offsetof(struct sci_parse_options, flags) + sizeof(in->flags)) {
+		sci__set_error(err, -EINVAL, "struct sci_parse_options: size %zu is too small", n);
+		return -EINVAL;
+	}
+	if (n > sizeof(*o)) {
+		const unsigned char *extra = (const unsigned char *)in + sizeof(*o);
+		size_t k;
+
+		for (k = 0; k < n - sizeof(*o); k++)
+			if (extra[k]) {
+				sci__set_error(err, -EINVAL, "struct sci_parse_options: fields this libsci does not know are set");
+				return -EINVAL;
+			}
+		n = sizeof(*o);
+	}
+	memcpy(o, in, n);
+	if (o->flags & ~SCI_PARSE_FLAGS) {
+		sci__set_error(err, -EINVAL, "unknown parse flags %#x", o->flags & ~SCI_PARSE_FLAGS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int sci_policy_parse_buffer_opts(const char *buf, size_t len, const char *name,
+				 const struct sci_parse_options *opts,
+				 struct sci_policy **out, struct sci_error *err)
+{
+	struct sci_parse_options o;
 	struct src src = { 0 };
 	int rc;
 
 	if (!out || (!buf && len))
 		return -EINVAL;
 	*out = NULL;
+	rc = get_opts(opts, &o, err);
+	if (rc)
+		return rc;
 	src.name = name ? name : "<buffer>";
 	src.buf = buf ? buf : "";
 	src.len = len;
@@ -1380,14 +1664,16 @@ int sci_policy_parse_buffer(const char *buf, size_t len, const char *name,
 	src.dir = dir_of(name);
 	if (!src.dir)
 		return -ENOMEM;
-	rc = parse_top(&src, flags, out, err);
+	rc = parse_top(&src, &o, out, err);
 	free(src.dir);
 	return rc;
 }
 
-int sci_policy_parse_file(const char *path, unsigned int flags,
-			  struct sci_policy **out, struct sci_error *err)
+int sci_policy_parse_file_opts(const char *path,
+			       const struct sci_parse_options *opts,
+			       struct sci_policy **out, struct sci_error *err)
 {
+	struct sci_parse_options o;
 	struct src src = { 0 };
 	char *buf = NULL, why[1200];
 	int rc;
@@ -1395,6 +1681,9 @@ int sci_policy_parse_file(const char *path, unsigned int flags,
 	if (!out || !path)
 		return -EINVAL;
 	*out = NULL;
+	rc = get_opts(opts, &o, err);
+	if (rc)
+		return rc;
 	rc = read_file(path, &buf, &src.len, &src.dev, &src.ino, why, sizeof(why));
 	if (rc) {
 		sci__set_error(err, rc, "%s", why);
@@ -1408,8 +1697,25 @@ int sci_policy_parse_file(const char *path, unsigned int flags,
 		free(buf);
 		return -ENOMEM;
 	}
-	rc = parse_top(&src, flags, out, err);
+	rc = parse_top(&src, &o, out, err);
 	free(src.dir);
 	free(buf);
 	return rc;
+}
+
+int sci_policy_parse_buffer(const char *buf, size_t len, const char *name,
+			    unsigned int flags, struct sci_policy **out,
+			    struct sci_error *err)
+{
+	struct sci_parse_options o = { sizeof(o), flags, NULL, NULL, NULL };
+
+	return sci_policy_parse_buffer_opts(buf, len, name, &o, out, err);
+}
+
+int sci_policy_parse_file(const char *path, unsigned int flags,
+			  struct sci_policy **out, struct sci_error *err)
+{
+	struct sci_parse_options o = { sizeof(o), flags, NULL, NULL, NULL };
+
+	return sci_policy_parse_file_opts(path, &o, out, err);
 }

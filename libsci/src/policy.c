@@ -328,6 +328,42 @@ int sci_policy_set_learn(struct sci_policy *p)
 	return n;
 }
 
+int sci_policy_isolate_allowed(struct sci_policy *p)
+{
+	unsigned int i, j;
+	int n = 0;
+
+	if (!p)
+		return -EINVAL;
+	if (p->def == SCI_ACT_ALLOW) {
+		int nr;
+
+		p->def = SCI_ACT_ISOLATE;
+		n++;
+		/* io_uring's work runs in kernel threads, unisolated */
+		for (nr = 425; nr <= 427; nr++)
+			if (!sci_policy_has_rule(p, nr)) {
+				struct sci_expr none = { 0, NULL };
+				int rc = sci__add_arm(p, nr, &none, SCI_ACT_ERRNO(ENOSYS), NULL);
+
+				if (rc)
+					return rc;
+			}
+	}
+	for (i = 0; i < p->nsys; i++)
+		for (j = 0; j < p->sys[i].narms; j++) {
+			uint32_t *a = &p->sys[i].arms[j].action;
+			int nr = p->sys[i].nr;
+
+			if (*a != SCI_ACT_ALLOW)
+				continue;
+			/* io_uring's work runs in kernel threads, unisolated */
+			*a = nr >= 425 && nr <= 427 ? SCI_ACT_ERRNO(ENOSYS) : SCI_ACT_ISOLATE;
+			n++;
+		}
+	return n;
+}
+
 static unsigned int uses_of(uint32_t action)
 {
 	if (action == SCI_ACT_ISOLATE)
