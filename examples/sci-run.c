@@ -71,7 +71,9 @@ static void usage(FILE *out)
 		"                        profile (JSON; also SCMP_ACT_ISOLATE[_LEARN])\n"
 		"      --oci-caps LIST   capabilities for the profile's includes/excludes\n"
 		"                        (CAP_ names, docker, all, none; default docker)\n"
-		"      --isolate-allowed with --oci: what the profile allows runs isolated\n"
+		"      --isolate-allowed what the policy (or --oci profile) allows runs\n"
+		"                        isolated: SCI added to an existing policy\n"
+		"      --include-root DIR  absolute @include paths are under DIR\n"
 		"      --dump-bpf=raw[:DEST]\n"
 		"                        write the filter as raw struct sock_filter to\n"
 		"                        stdout, to file DEST, or to fd N with DEST &N\n"
@@ -193,6 +195,9 @@ static int apply_options(struct sci_policy *p, const char *isolate,
 	return 0;
 }
 
+/* --include-root, --isolate-allowed (policy files) */
+static struct sci_parse_options parse_opts = { .size = sizeof(parse_opts) };
+
 static int do_check(const char *file, const char *isolate, int isolate_all,
 		    int learn, unsigned int keep)
 {
@@ -203,7 +208,7 @@ static int do_check(const char *file, const char *isolate, int isolate_all,
 	size_t n = 0;
 	int avail;
 
-	if (sci_policy_parse_file(file, 0, &p, &e)) {
+	if (sci_policy_parse_file_opts(file, &parse_opts, &p, &e)) {
 		print_error(&e);
 		return 1;
 	}
@@ -440,6 +445,7 @@ int main(int argc, char **argv)
 		{ "oci", required_argument, NULL, 0x100 },
 		{ "oci-caps", required_argument, NULL, 0x101 },
 		{ "isolate-allowed", no_argument, NULL, 0x102 },
+		{ "include-root", required_argument, NULL, 0x110 },
 		{ "no-fork", no_argument, NULL, 0x103 },
 		{ "name-kills", no_argument, NULL, 0x104 },
 		{ "record", required_argument, NULL, 0x105 },
@@ -498,6 +504,7 @@ int main(int argc, char **argv)
 		case 0x100: oci_file = optarg; break;
 		case 0x101: oci_caps = optarg; break;
 		case 0x102: isolate_allowed = 1; break;
+		case 0x110: parse_opts.include_root = optarg; break;
 		case 0x103: no_fork = 1; break;
 		case 0x104: name_kills = 1; break;
 		case 0x105: record_file = optarg; break;
@@ -508,6 +515,8 @@ int main(int argc, char **argv)
 			return EXIT_SCI_ERROR;
 		}
 	}
+	if (isolate_allowed && !oci_file)
+		parse_opts.flags |= SCI_PARSE_ISOLATE_ALLOWED;
 	if (check_file) {
 		if (policy_file || dump || optind < argc) {
 			fprintf(stderr, "sci-run: --check FILE takes no --policy, --dump-bpf or program\n");
@@ -531,8 +540,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sci-run: give --policy or --oci, not both\n");
 		return EXIT_SCI_ERROR;
 	}
-	if ((oci_caps || isolate_allowed) && !oci_file) {
-		fprintf(stderr, "sci-run: --oci-caps and --isolate-allowed go with --oci\n");
+	if (oci_caps && !oci_file) {
+		fprintf(stderr, "sci-run: --oci-caps goes with --oci\n");
 		return EXIT_SCI_ERROR;
 	}
 	if (dump && dump_fmt && strcmp(dump_fmt, "text") && strcmp(dump_fmt, "raw") &&
@@ -558,7 +567,7 @@ int main(int argc, char **argv)
 		if (load_oci(oci_file, oci_caps, isolate_allowed, &p, &lflags))
 			return EXIT_SCI_ERROR;
 	} else if (policy_file) {
-		if (sci_policy_parse_file(policy_file, 0, &p, &e)) {
+		if (sci_policy_parse_file_opts(policy_file, &parse_opts, &p, &e)) {
 			print_error(&e);
 			return EXIT_SCI_ERROR;
 		}

@@ -424,6 +424,52 @@ int sci_caps_parse(const char *list, uint64_t *caps, struct sci_error *err);
 int sci_bpf_write_raw(const struct sock_filter *insns, size_t len, int fd);
 
 /*
+ * ---- minijail policy files: parse options, --isolate-allowed ----
+ *
+ * struct sci_parse_options is extensible: set @size to
+ * sizeof(struct sci_parse_options) as your header has it (zero the rest
+ * with an initializer).  A library older than your header refuses fields
+ * it does not know unless they are 0; a newer one takes what is missing
+ * as 0.
+ *
+ * @include_root: where absolute @include paths are resolved
+ * ("@include /usr/share/policy/x.policy" reads
+ * INCLUDE_ROOT/usr/share/policy/x.policy); NULL: as they are.  Relative
+ * paths are relative to the directory of the including file, as in
+ * minijail.
+ *
+ * @warn: notes and warnings of the parser ("file:line:col: note: ..."):
+ * an ignored @frequency, an empty policy.  NULL: "libsci: ..." on stderr.
+ *
+ * SCI_PARSE_ISOLATE_ALLOWED: sci_policy_isolate_allowed() on the result.
+ */
+#define SCI_PARSE_ISOLATE_ALLOWED	0x2
+
+struct sci_parse_options {
+	size_t size;		/* sizeof(struct sci_parse_options) */
+	unsigned int flags;	/* SCI_PARSE_* */
+	const char *include_root;
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
+};
+
+int sci_policy_parse_file_opts(const char *path,
+			       const struct sci_parse_options *opts,
+			       struct sci_policy **out, struct sci_error *err);
+int sci_policy_parse_buffer_opts(const char *buf, size_t len, const char *name,
+				 const struct sci_parse_options *opts,
+				 struct sci_policy **out, struct sci_error *err);
+
+/*
+ * Add SCI to a policy written for plain seccomp: every allow (rules, and
+ * the default) becomes isolate; io_uring_setup, io_uring_enter and
+ * io_uring_register, whose work runs unisolated in kernel threads, fail
+ * with ENOSYS instead.  Returns how many actions changed, or a negative
+ * errno.
+ */
+int sci_policy_isolate_allowed(struct sci_policy *policy);
+
+/*
  * SCI_LOAD_NOTIFY_KILLS (sci_policy_load()): every kill-process that the
  * filter returns (rules, default, other architectures and x32 numbers)
  * becomes user-notif and the listener is returned in opts->notify_fd, so
