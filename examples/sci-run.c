@@ -97,6 +97,13 @@ static void warn_cb(void *arg, const char *msg)
 	fprintf(stderr, "sci-run: warning: %s\n", msg);
 }
 
+/* The real load: the dry run before it has warned already (once). */
+static void warned_cb(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
 static void print_error(const struct sci_error *e)
 {
 	if (e->file[0]) {
@@ -615,13 +622,15 @@ int main(int argc, char **argv)
 	lo.warn = warn_cb;
 	if (sci_policy_load(p, &lo, &e)) {
 		print_error(&e);
+		if (e.code == -EOPNOTSUPP)
+			fprintf(stderr, "sci-run: --allow-degrade runs the isolated syscalls without isolation\n");
 		sci_policy_free(p);
 		return EXIT_SCI_ERROR;
 	}
 
 	/* --no-fork: this process becomes PROGRAM, under the filter. */
 	if (no_fork) {
-		lo.warn = NULL;
+		lo.warn = warned_cb;
 		lo.flags = lflags;
 		if (sci_policy_load(p, &lo, &e)) {
 			fprintf(stderr, "sci-run: cannot load the policy: %s\n", e.message);
@@ -659,7 +668,7 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(pfd[0]);
 		lo.flags = lflags | (sn ? SCI_LOAD_NOTIFY_KILLS : 0);
-		lo.warn = NULL;
+		lo.warn = warned_cb;
 		memset(&rep, 0, sizeof(rep));
 		if (sci_policy_load(p, &lo, &e)) {
 			rep.code = EXIT_SCI_ERROR;

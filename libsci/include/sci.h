@@ -97,18 +97,22 @@ int sci_action_valid(uint32_t action);
  */
 int sci_action_format(uint32_t action, char *buf, size_t len);
 
-/* Argument comparisons; arg is 0 to 5, every comparison is on 64 bits. */
+/*
+ * Argument comparisons; arg is 0 to 5, every comparison is on 64 bits.
+ * The first seven have the values of libseccomp's SCMP_CMP_* (SCI_CMP_EQ ==
+ * SCMP_CMP_EQ...), so code written for libseccomp means the same here.
+ */
 enum sci_cmp {
-	SCI_CMP_EQ = 1,		/* arg == value */
-	SCI_CMP_NE,		/* arg != value */
-	SCI_CMP_LT,		/* arg <  value (unsigned) */
-	SCI_CMP_LE,		/* arg <= value */
-	SCI_CMP_GT,		/* arg >  value */
-	SCI_CMP_GE,		/* arg >= value */
-	SCI_CMP_MASKED_EQ,	/* (arg & mask) == value */
-	SCI_CMP_MASKED_NE,	/* (arg & mask) != value */
-	SCI_CMP_ANY_SET,	/* (arg & mask) != 0: minijail's "argN & MASK" */
-	SCI_CMP_IN,		/* (arg & ~mask) == 0: minijail's "argN in MASK" */
+	SCI_CMP_NE = 1,		/* arg != value */
+	SCI_CMP_LT = 2,		/* arg <  value (unsigned) */
+	SCI_CMP_LE = 3,		/* arg <= value */
+	SCI_CMP_EQ = 4,		/* arg == value */
+	SCI_CMP_GE = 5,		/* arg >= value */
+	SCI_CMP_GT = 6,		/* arg >  value */
+	SCI_CMP_MASKED_EQ = 7,	/* (arg & mask) == value */
+	SCI_CMP_MASKED_NE = 8,	/* (arg & mask) != value */
+	SCI_CMP_ANY_SET = 9,	/* (arg & mask) != 0: minijail's "argN & MASK" */
+	SCI_CMP_IN = 10,	/* (arg & ~mask) == 0: minijail's "argN in MASK" */
 };
 
 struct sci_cond {
@@ -468,6 +472,19 @@ int sci_policy_parse_buffer_opts(const char *buf, size_t len, const char *name,
  * errno.
  */
 int sci_policy_isolate_allowed(struct sci_policy *policy);
+
+/*
+ * sci_policy_add_rule() and sci_policy_add_rule_name() that say why a rule
+ * is refused, as the parser does: "condition 2: 'arg7' is not a syscall
+ * argument...", "unknown syscall 'raed' (did you mean 'read'?)".
+ */
+int sci_policy_add_rule_err(struct sci_policy *policy, uint32_t action, int nr,
+			    unsigned int ncond, const struct sci_cond *cond,
+			    struct sci_error *err);
+int sci_policy_add_rule_name_err(struct sci_policy *policy, uint32_t action,
+				 const char *name, unsigned int ncond,
+				 const struct sci_cond *cond,
+				 struct sci_error *err);
 
 /*
  * SCI_LOAD_NOTIFY_KILLS (sci_policy_load()): every kill-process that the

@@ -123,7 +123,7 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 		if (!avail) {
 			if (!(flags & SCI_LOAD_ALLOW_DEGRADE)) {
 				sci__set_error(err, -EOPNOTSUPP,
-					       "this kernel does not support SECCOMP_RET_ISOLATE (the seccomp action 'isolate'): refusing to load a policy that uses isolation; allow it to run without isolation with the degrade option (sci-run --allow-degrade)");
+					       "this kernel does not support SECCOMP_RET_ISOLATE (the seccomp action 'isolate'): refusing to load a policy that uses isolation; allow it to run without isolation with SCI_LOAD_ALLOW_DEGRADE (the degrade option)");
 				return -EOPNOTSUPP;
 			}
 			eflags |= SCI_EXPORT_DEGRADE;

@@ -93,7 +93,7 @@ int sci_action_format(uint32_t action, char *buf, size_t len)
 int sci__atom_check(unsigned int arg, unsigned int op, uint64_t value,
 		    uint64_t mask)
 {
-	if (arg >= SCI_NARGS || op < SCI_CMP_EQ || op > SCI_CMP_IN)
+	if (arg >= SCI_NARGS || op < SCI_CMP_NE || op > SCI_CMP_IN)
 		return -EINVAL;
 	/* Conditions that can never hold are mistakes. */
 	if ((op == SCI_CMP_MASKED_EQ || op == SCI_CMP_MASKED_NE) &&
@@ -249,28 +249,73 @@ int sci__add_arm(struct sci_policy *p, int nr, struct sci_expr *cond,
 	return 0;
 }
 
-int sci_policy_add_rule(struct sci_policy *p, uint32_t action, int nr,
-			unsigned int ncond, const struct sci_cond *cond)
+/* Why condition @i is invalid, into @err; -EINVAL. */
+static int cond_error(const struct sci_cond *c, unsigned int i,
+		      struct sci_error *err)
+{
+	static const char *const ops[] = {
+		[SCI_CMP_NE] = "!=", [SCI_CMP_LT] = "<", [SCI_CMP_LE] = "<=",
+		[SCI_CMP_EQ] = "==", [SCI_CMP_GE] = ">=", [SCI_CMP_GT] = ">",
+	};
+
+	if (c->arg >= SCI_NARGS)
+		sci__set_error(err, -EINVAL, "condition %u: 'arg%u' is not a syscall argument: they are arg0 to arg5",
+			       i + 1, c->arg);
+	else if (c->op < SCI_CMP_NE || c->op > SCI_CMP_IN)
+		sci__set_error(err, -EINVAL, "condition %u: unknown comparison %d (SCI_CMP_NE to SCI_CMP_IN; the SCI_CMP_* equal libseccomp's SCMP_CMP_*)",
+			       i + 1, (int)c->op);
+	else if (c->op == SCI_CMP_MASKED_EQ || c->op == SCI_CMP_MASKED_NE)
+		sci__set_error(err, -EINVAL, "condition %u: the value %#" PRIx64 " has bits outside the mask %#" PRIx64 ": 'arg%u & %#" PRIx64 " %s %#" PRIx64 "' is %s",
+			       i + 1, c->value, c->mask, c->arg, c->mask,
+			       c->op == SCI_CMP_MASKED_EQ ? "==" : "!=", c->value,
+			       c->op == SCI_CMP_MASKED_EQ ? "never true" : "always true");
+	else if (c->op == SCI_CMP_ANY_SET)
+		sci__set_error(err, -EINVAL, "condition %u: 'arg%u & 0' is never true: the mask is 0",
+			       i + 1, c->arg);
+	else
+		sci__set_error(err, -EINVAL, "condition %u: 'arg%u %s %#" PRIx64 "' is never true: arguments are unsigned 64-bit values",
+			       i + 1, c->arg, ops[c->op], c->value);
+	return -EINVAL;
+}
+
+int sci_policy_add_rule_err(struct sci_policy *p, uint32_t action, int nr,
+			    unsigned int ncond, const struct sci_cond *cond,
+			    struct sci_error *err)
 {
 	struct sci_expr e = { 0, NULL };
+	char name[64];
 	unsigned int i;
+	int rc;
 
-	if (!p || nr < 0 || nr > SCI_NR_MAX || !sci_action_valid(action) ||
-	    (ncond && !cond))
+	if (!p) {
+		sci__set_error(err, -EINVAL, "no policy");
 		return -EINVAL;
+	}
+	if (nr < 0 || nr > SCI_NR_MAX) {
+		sci__set_error(err, -EINVAL, "syscall number %d is out of range (0 to %d)", nr, SCI_NR_MAX);
+		return -EINVAL;
+	}
+	if (!sci_action_valid(action)) {
+		sci__set_error(err, -EINVAL, "invalid action %#x", action);
+		return -EINVAL;
+	}
+	if (ncond && !cond) {
+		sci__set_error(err, -EINVAL, "%u conditions and no array of them", ncond);
+		return -EINVAL;
+	}
 	for (i = 0; i < ncond; i++)
 		if (sci__atom_check(cond[i].arg, cond[i].op, cond[i].value,
 				    cond[i].mask))
-			return -EINVAL;
+			return cond_error(&cond[i], i, err);
 	if (ncond) {
 		e.clauses = calloc(1, sizeof(*e.clauses));
 		if (!e.clauses)
-			return -ENOMEM;
+			goto nomem;
 		e.n = 1;
 		e.clauses[0].atoms = calloc(ncond, sizeof(struct sci_atom));
 		if (!e.clauses[0].atoms) {
 			free(e.clauses);
-			return -ENOMEM;
+			goto nomem;
 		}
 		e.clauses[0].n = ncond;
 		for (i = 0; i < ncond; i++) {
@@ -286,21 +331,54 @@ int sci_policy_add_rule(struct sci_policy *p, uint32_t action, int nr,
 				a->value = 0;
 		}
 	}
-	return sci__add_arm(p, nr, &e, action, NULL);
+	rc = sci__add_arm(p, nr, &e, action, NULL);
+	if (rc == -EEXIST) {
+		if (sci_syscall_name(nr, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "%d", nr);
+		sci__set_error(err, rc, "syscall '%s' already has an unconditional rule: this one could never apply", name);
+	} else if (rc == -ENOMEM) {
+		sci__set_error(err, rc, "out of memory");
+	}
+	return rc;
+nomem:
+	sci__set_error(err, -ENOMEM, "out of memory");
+	return -ENOMEM;
+}
+
+int sci_policy_add_rule(struct sci_policy *p, uint32_t action, int nr,
+			unsigned int ncond, const struct sci_cond *cond)
+{
+	return sci_policy_add_rule_err(p, action, nr, ncond, cond, NULL);
+}
+
+int sci_policy_add_rule_name_err(struct sci_policy *p, uint32_t action,
+				 const char *name, unsigned int ncond,
+				 const struct sci_cond *cond,
+				 struct sci_error *err)
+{
+	char near[64];
+	int nr;
+
+	if (!name) {
+		sci__set_error(err, -EINVAL, "no syscall name");
+		return -EINVAL;
+	}
+	nr = sci_syscall_nr(name);
+	if (nr < 0) {
+		if (!sci_syscall_suggest(name, near, sizeof(near)))
+			sci__set_error(err, nr, "unknown syscall '%.64s' (did you mean '%s'?)", name, near);
+		else
+			sci__set_error(err, nr, "unknown syscall '%.64s'", name);
+		return nr;
+	}
+	return sci_policy_add_rule_err(p, action, nr, ncond, cond, err);
 }
 
 int sci_policy_add_rule_name(struct sci_policy *p, uint32_t action,
 			     const char *name, unsigned int ncond,
 			     const struct sci_cond *cond)
 {
-	int nr;
-
-	if (!name)
-		return -EINVAL;
-	nr = sci_syscall_nr(name);
-	if (nr < 0)
-		return nr;
-	return sci_policy_add_rule(p, action, nr, ncond, cond);
+	return sci_policy_add_rule_name_err(p, action, name, ncond, cond, NULL);
 }
 
 int sci_policy_has_rule(const struct sci_policy *p, int nr)

@@ -570,6 +570,74 @@ static void test_compat_sci_run(void)
 	free(out); free(err);
 }
 
+/* ---- SCI_CMP_* == SCMP_CMP_*, rule-adding errors with a message ---- */
+
+#include <seccomp.h>
+
+static void test_compat_cmp_and_add_errors(void)
+{
+	/* what libseccomp code passes means the same here */
+	const struct sci_cond eq = { 0, (enum sci_cmp)SCMP_CMP_EQ, 5, 0 };
+	const struct sci_cond ge = { 1, (enum sci_cmp)SCMP_CMP_GE, 10, 0 };
+	const struct sci_cond me = { 2, (enum sci_cmp)SCMP_CMP_MASKED_EQ, 0x4, 0x6 };
+	struct sci_policy *p = sci_policy_new(SCI_ACT_KILL_PROCESS);
+	struct sci_error e;
+	struct compiled c = { 0 };
+
+	CHECK_EQ(SCI_CMP_NE, SCMP_CMP_NE);
+	CHECK_EQ(SCI_CMP_LT, SCMP_CMP_LT);
+	CHECK_EQ(SCI_CMP_LE, SCMP_CMP_LE);
+	CHECK_EQ(SCI_CMP_EQ, SCMP_CMP_EQ);
+	CHECK_EQ(SCI_CMP_GE, SCMP_CMP_GE);
+	CHECK_EQ(SCI_CMP_GT, SCMP_CMP_GT);
+	CHECK_EQ(SCI_CMP_MASKED_EQ, SCMP_CMP_MASKED_EQ);
+	if (!p) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ(sci_policy_add_rule(p, SCI_ACT_ALLOW, nr_of("read"), 1, &eq), 0);
+	CHECK_EQ(sci_policy_add_rule(p, SCI_ACT_ALLOW, nr_of("write"), 1, &ge), 0);
+	CHECK_EQ(sci_policy_add_rule(p, SCI_ACT_ALLOW, nr_of("close"), 1, &me), 0);
+	c.p = p;
+	CHECK_EQ(sci_policy_export(p, 0, &c.f, &c.n, NULL), 0);
+	/* {0, SCMP_CMP_EQ, 5} is arg0 == 5, not arg0 <= 5 */
+	VERDICT(&c, nr_of("read"), A6(5), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("read"), A6(4), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, nr_of("write"), A6(0, 10), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("write"), A6(0, 9), SCI_ACT_KILL_PROCESS);
+	VERDICT(&c, nr_of("close"), A6(0, 0, 0x5), SCI_ACT_ALLOW);
+	VERDICT(&c, nr_of("close"), A6(0, 0, 0x2), SCI_ACT_KILL_PROCESS);
+
+	/* errors say why */
+	{
+		const struct sci_cond bad_arg[] = { SCI_COND(0, SCI_CMP_EQ, 1), SCI_COND(7, SCI_CMP_EQ, 1) };
+		const struct sci_cond bad_op = { 0, (enum sci_cmp)11, 1, 0 };
+		const struct sci_cond bad_mask = SCI_COND_MASK(1, SCI_CMP_MASKED_EQ, 0x3, 0x4);
+		const struct sci_cond never = SCI_COND(2, SCI_CMP_LT, 0);
+
+		CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_ALLOW, 3, 2, bad_arg, &e), -EINVAL);
+		CHECK_STR(e.message, "condition 2: 'arg7' is not a syscall argument: they are arg0 to arg5");
+		CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_ALLOW, 3, 1, &bad_op, &e), -EINVAL);
+		CHECK_STR(e.message, "condition 1: unknown comparison 11 (SCI_CMP_NE to SCI_CMP_IN; the SCI_CMP_* equal libseccomp's SCMP_CMP_*)");
+		CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_ALLOW, 3, 1, &bad_mask, &e), -EINVAL);
+		CHECK_STR(e.message, "condition 1: the value 0x4 has bits outside the mask 0x3: 'arg1 & 0x3 == 0x4' is never true");
+		CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_ALLOW, 3, 1, &never, &e), -EINVAL);
+		CHECK_STR(e.message, "condition 1: 'arg2 < 0' is never true: arguments are unsigned 64-bit values");
+		CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_ALLOW, 5000, 0, NULL, &e), -EINVAL);
+		CHECK_STR(e.message, "syscall number 5000 is out of range (0 to 4095)");
+		CHECK_EQ(sci_policy_add_rule_err(p, 0x12345678, 3, 0, NULL, &e), -EINVAL);
+		CHECK_STR(e.message, "invalid action 0x12345678");
+		CHECK_EQ(sci_policy_add_rule_name_err(p, SCI_ACT_ALLOW, "raed", 0, NULL, &e), -ENOENT);
+		CHECK_STR(e.message, "unknown syscall 'raed' (did you mean 'read'?)");
+		CHECK_EQ(sci_policy_add_rule_name_err(p, SCI_ACT_ALLOW, "getpid", 0, NULL, &e), 0);
+		CHECK_EQ(sci_policy_add_rule_name_err(p, SCI_ACT_LOG, "getpid", 0, NULL, &e), -EEXIST);
+		CHECK_STR(e.message, "syscall 'getpid' already has an unconditional rule: this one could never apply");
+		CHECK_EQ(sci_policy_add_rule_name_err(p, SCI_ACT_ALLOW, "mseal", 0, NULL, &e), 0);
+		CHECK_EQ(sci_policy_verdict(p, 462, A6(0)), SCI_ACT_ALLOW);
+	}
+	release(&c);
+}
+
 static void run_compat_tests(void)
 {
 	RUN(test_compat_syscall_table);
@@ -581,4 +649,5 @@ static void run_compat_tests(void)
 	RUN(test_compat_minijail_constructs);
 	RUN(test_compat_binary_and_empty);
 	RUN(test_compat_sci_run);
+	RUN(test_compat_cmp_and_add_errors);
 }
