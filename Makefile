@@ -225,6 +225,17 @@ shell: kernel initramfs
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel $(BZIMAGE) -initrd $(INITRD) \
 		-append "console=ttyS0 pti=on panic=-1 sci.mode=shell"
 
+# Install libsci (static and shared library, sci.h, libsci.pc, man pages)
+# and sci-run: PREFIX (/usr/local), DESTDIR, LIBDIR (PREFIX/lib/MULTIARCH
+# where the compiler knows its multiarch tuple, e.g. x86_64-linux-gnu).
+PREFIX ?= /usr/local
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+LIBDIR ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+.PHONY: install
+install:
+	$(MAKE) --no-print-directory -C libsci install PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) DESTDIR=$(DESTDIR)
+	$(MAKE) --no-print-directory -C examples install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
 clean:
 	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/stress-* $(B)/bench $(B)/bisect $(INITRD)
 

@@ -2520,6 +2520,66 @@ static void test_load_notify_kills(void)
 	sci_policy_free(p);
 }
 
+/*
+ * Top-level make install (plain run only: the two test binaries run at the
+ * same time): the files, the .pc following PREFIX, a program built with
+ * pkg-config against the installed copy.
+ */
+static const char *test_label = "";
+
+static void test_make_install(void)
+{
+	char cmd[2000], d[400], path[700], *pc;
+	int rc;
+
+	if (strcmp(test_label, "plain")) {
+		printf("     (skipped: runs in the plain run only)\n");
+		return;
+	}
+	snprintf(d, sizeof(d), "%s/inst", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "make -s --no-print-directory -C '%s/../../..' install DESTDIR='%s' PREFIX=/opt/sci >'%s/make.log' 2>&1",
+		 testdata, d, tmpdir);
+	rc = system(cmd);
+	CHECK_EQ(rc, 0);
+	if (rc) {
+		snprintf(cmd, sizeof(cmd), "tail -n 20 '%s/make.log' >&2", tmpdir);
+		if (system(cmd)) {}
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s/opt/sci' && test -x bin/sci-run && test -f include/sci.h && "
+		 "test -f share/man/man1/sci-run.1 && test -f share/man/man3/libsci.3 && "
+		 "test -f share/man/man5/sci-policy.5 && ls lib/*/libsci.so.0.1.0 lib/*/libsci.a "
+		 "lib/*/libsci.so lib/*/libsci.so.0 lib/*/pkgconfig/libsci.pc >/dev/null", d);
+	CHECK_EQ(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "ls '%s'/opt/sci/lib/*/pkgconfig/libsci.pc > '%s/pc.path'", d, tmpdir);
+	CHECK_EQ(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/pc.path", tmpdir);
+	pc = read_all(path);
+	pc[strcspn(pc, "\n")] = '\0';
+	{
+		char *text = read_all(pc);
+
+		CHECK(strstr(text, "prefix=/opt/sci\n") != NULL);
+		CHECK(strstr(text, "libdir=/opt/sci/lib/") != NULL);
+		CHECK(strstr(text, "includedir=/opt/sci/include\n") != NULL);
+		free(text);
+	}
+	write_file(tmpdir, "use.c", "#include <sci.h>\n#include <stdio.h>\n"
+		   "int main(void) { printf(\"%s\\n\", sci_version()); return 0; }\n");
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && pcdir=$(dirname '%s') && "
+		 "cc -o use use.c $(PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR='%s' pkg-config --cflags --libs libsci) && "
+		 "LD_LIBRARY_PATH=$(dirname $pcdir) ./use > use.out", tmpdir, pc, d);
+	CHECK_EQ(system(cmd), 0);
+	free(pc);
+	snprintf(path, sizeof(path), "%s/use.out", tmpdir);
+	pc = read_all(path);
+	CHECK_STR(pc, "0.1.0\n");
+	free(pc);
+}
+
 int main(int argc, char **argv)
 {
 	const char *label = argc > 1 ? argv[1] : "tests";
@@ -2588,6 +2648,8 @@ int main(int argc, char **argv)
 	RUN(test_sci_run_no_fork_name_kills);
 	RUN(test_sci_run_record);
 	RUN(test_load_notify_kills);
+	test_label = label;
+	RUN(test_make_install);
 	run_compat_tests();
 
 	{
