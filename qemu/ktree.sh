@@ -183,7 +183,7 @@ $other" >&2
 do_state() {
 	local s
 	s=$( { g rev-parse HEAD; g diff HEAD --binary | sha256sum;
-		g ls-files --others -z | xargs -0r sha256sum --; } | sha256sum | cut -d' ' -f1)
+		(cd "$tree" && git ls-files --others -z | xargs -0r sha256sum --); } | sha256sum | cut -d' ' -f1)
 	[ "$(cat "$bdir/.tree-state" 2>/dev/null)" = "$s" ] || echo "$s" >"$bdir/.tree-state"
 }
 
