@@ -17,9 +17,9 @@ log=$bdir/fresh/log
 [ "$(id -u)" = 0 ] || { echo "fresh-check: run as root (debootstrap, chroot)" >&2; exit 1; }
 command -v debootstrap >/dev/null || { echo "fresh-check: debootstrap missing: run 'make deps'" >&2; exit 1; }
 mirror=${FRESH_MIRROR:-$(
-	{ grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}';
-	  grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}'; } |
-	grep -v security | head -1)}
+	{ cat /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -E '^URIs:' | awk '{print $2}' || true;
+	  cat /etc/apt/sources.list 2>/dev/null | grep -E '^deb ' | awk '{print $2}' || true; } |
+	grep -v security | head -1 || true)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
 mounts=()
@@ -66,7 +66,7 @@ s=$(date +%s); make kernel initramfs; echo "== stage fresh-kernel-initramfs: $((
 s=$(date +%s); make smoke-qemu; echo "== stage fresh-smoke: $(( $(date +%s) - s )) s"
 IN
 rc=0
-chroot "$root" /bin/bash /root/fresh.sh 2>&1 | tee "$log/fresh.log" | grep -E '^(== |deps:|ktree:|[0-9]+ passed|ok |not ok|# FAILED|make: \*\*\*)' || rc=1
+chroot "$root" /bin/bash /root/fresh.sh 2>&1 | tee "$log/fresh.log" | grep -E '^(== |deps:|ktree:|[0-9]+ passed|not ok|# FAILED|make: \*\*\*)' || rc=1
 [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 echo "== fresh-check: $(( $(date +%s) - t0 )) s, $([ $rc = 0 ] && echo passed || echo "FAILED (log: $log/fresh.log)")"
 exit $rc
