@@ -36,7 +36,7 @@ ifeq ($(filter default debug kasan,$(KCONFIG)),)
 $(error KCONFIG must be default, debug or kasan, not '$(KCONFIG)')
 endif
 
-.PHONY: all deps tree series series-check bisect-check fresh-check kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean
+.PHONY: all deps tree series series-check bisect-check fresh-check premap-scan kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean
 
 all: kernel initramfs
 
@@ -202,6 +202,11 @@ demo: kernel initramfs
 # (line-buffered through the pipe); the table and CSV land in
 # $(B)/bench/bench.txt and bench.csv.
 .PHONY: bench-qemu
+# What the SCI tables map executable at rest in this configuration's
+# vmlinux: sizes, RET/IRET/SYSRET counts and every CR3 write (issue #14).
+premap-scan: kernel
+	@qemu/premap-scan.py $(KOBJ)/vmlinux
+
 bench-qemu: kernel initramfs
 	@rc=0; GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1500} $(STAGE) bench \
 		stdbuf -oL qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(B)/bench bench \
