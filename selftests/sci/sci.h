@@ -33,6 +33,7 @@
 #define SCI_TEST_KEPT		_IOW('S', 11, unsigned long)
 #define SCI_TEST_IRQ_WINDOW	_IO('S', 12)
 #define SCI_TEST_USER_PGD_COPY	_IO('S', 13)
+#define SCI_TEST_SOFTIRQ	_IO('S', 14)
 
 /*
  * Install a filter: syscall @nr (or every syscall when @nr is -1) returns
