@@ -118,10 +118,11 @@ TEST(premapped_set)
 		}
 	}
 	/*
-	 * The stack (16 KiB; 32 KiB with KASAN, which doubles THREAD_SIZE),
-	 * one cpu_sci page per CPU, __per_cpu_offset.
+	 * Writable: the stack and the IRQ stack of each CPU (16 KiB each;
+	 * 32 KiB with KASAN, which doubles THREAD_SIZE and IRQ_STACK_SIZE).
+	 * Read-only: one cpu_sci page per CPU, __per_cpu_offset.
 	 */
-	ASSERT_EQ(sci_ksym("kasan_report") ? 8 : 4, rw);
+	ASSERT_EQ((sci_ksym("kasan_report") ? 8 : 4) * (1 + ncpus), rw);
 	ASSERT_LE(ncpus + 1, ro);
 	ASSERT_GE(ncpus + 2, ro);
 	ASSERT_NE(NULL, strstr(head, "active: 0\n"));
