@@ -243,8 +243,11 @@ int sci_policy_parse_buffer(const char *buf, size_t len, const char *name,
  * SECCOMP_RET_ISOLATE (| SECCOMP_ISOLATE_LEARN, | SECCOMP_ISOLATE_KEEP or
  * SECCOMP_ISOLATE_KEEP_DATA with the policy's flags unless
  * SCI_EXPORT_NO_KEEP); with
- * SCI_EXPORT_DEGRADE as SECCOMP_RET_ALLOW.  -E2BIG when the filter would exceed the kernel's
- * 4096 instructions or a rule's conditions expand too far.
+ * SCI_EXPORT_DEGRADE as SECCOMP_RET_ALLOW.  -E2BIG when the filter would
+ * exceed the kernel's 4096 instructions; @err then names the rule at which
+ * the policy crosses the limit ("the rule at FILE:LINE:COL (NAME)", or
+ * "rule N of the policy (NAME, its rule M)" for rules added through the
+ * API, N counting from 1 in the order they were added).
  */
 #define SCI_EXPORT_DEGRADE	0x1
 #define SCI_EXPORT_NO_KEEP	0x2

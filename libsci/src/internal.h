@@ -12,9 +12,6 @@
 #define SCI_NR_MAX	4095		/* largest syscall number in a rule */
 #define SCI_NARGS	6
 #define SCI_BPF_MAXINSNS 4096		/* the kernel's BPF_MAXINSNS */
-#define SCI_CLAUSE_MAX	1024		/* clauses while lowering a condition */
-#define SCI_SYS_RULES_MAX 256		/* libseccomp rules for one syscall */
-#define SCI_POLICY_RULES_MAX 1024	/* libseccomp rules in one policy */
 
 #define SCI_RET_ACTION_FULL 0xffff0000U
 #define SCI_RET_DATA	0x0000ffffU
@@ -43,6 +40,7 @@ struct sci_arm {
 	struct sci_expr cond;
 	uint32_t action;
 	char *origin;		/* "file:line:col" of the rule, or NULL */
+	unsigned int seq;	/* 0-based: the order in which rules were added */
 };
 
 struct sci_sysrule {
@@ -56,6 +54,7 @@ struct sci_policy {
 	unsigned int flags;		/* SCI_POLICY_* */
 	unsigned int nsys, cap;
 	struct sci_sysrule *sys;	/* sorted by nr */
+	unsigned int nrules;		/* rules added (the next arm's seq) */
 };
 
 /* policy.c */

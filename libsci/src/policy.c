@@ -243,6 +243,7 @@ int sci__add_arm(struct sci_policy *p, int nr, struct sci_expr *cond,
 	arms[s->narms].cond = *cond;
 	arms[s->narms].action = action;
 	arms[s->narms].origin = o;
+	arms[s->narms].seq = p->nrules++;
 	s->narms++;
 	cond->n = 0;
 	cond->clauses = NULL;

@@ -23,15 +23,27 @@ static int load_word(const struct test_seccomp_data *d, uint32_t off,
 int bpf_run(const struct sock_filter *prog, size_t len,
 	    const struct test_seccomp_data *d, uint32_t *ret)
 {
+	unsigned int steps;
+
+	return bpf_run_steps(prog, len, d, ret, &steps);
+}
+
+int bpf_run_steps(const struct sock_filter *prog, size_t len,
+		  const struct test_seccomp_data *d, uint32_t *ret,
+		  unsigned int *steps)
+{
 	uint32_t A = 0, X = 0, M[16] = { 0 };
 	size_t pc = 0;
 
+	*steps = 0;
 	if (!len || len > 4096)
 		return -1;
 	while (pc < len) {
 		const struct sock_filter *in = &prog[pc];
 		uint32_t src = BPF_SRC(in->code) == BPF_X ? X : in->k;
 		size_t next = pc + 1;
+
+		++*steps;
 
 		switch (BPF_CLASS(in->code)) {
 		case BPF_LD:

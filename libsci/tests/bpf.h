@@ -24,5 +24,9 @@ struct test_seccomp_data {
  */
 int bpf_run(const struct sock_filter *prog, size_t len,
 	    const struct test_seccomp_data *d, uint32_t *ret);
+/* The same, and how many instructions ran (the return included). */
+int bpf_run_steps(const struct sock_filter *prog, size_t len,
+		  const struct test_seccomp_data *d, uint32_t *ret,
+		  unsigned int *steps);
 
 #endif

@@ -1339,24 +1339,354 @@ out:
 	sci_policy_free(p);
 }
 
-static void test_too_big(void)
+/* ---- filter size ---- */
+
+/* Instructions that run for syscall @nr (args 0): mean over 0..SCI_NR_MAX-ish. */
+static double mean_steps(const struct sock_filter *f, size_t n)
 {
-	struct sci_policy *p = sci_policy_new(SCI_ACT_ALLOW);
-	struct sci_cond c[] = { SCI_COND(0, SCI_CMP_GE, 0x123), SCI_COND(0, SCI_CMP_LE, 0x7edcba987654321ULL),
-				SCI_COND(1, SCI_CMP_GE, 0x321), SCI_COND(1, SCI_CMP_LE, 0x7fedcba98765432ULL) };
+	unsigned long total = 0, count = 0;
+	unsigned int i;
+
+	for (i = 0; i < sci__nsyscalls; i++) {
+		struct test_seccomp_data d = { sci__syscalls[i].nr, TEST_AUDIT_ARCH_X86_64, 0, { 0 } };
+		unsigned int steps;
+		uint32_t ret;
+
+		if (bpf_run_steps(f, n, &d, &ret, &steps))
+			return 1e9;
+		total += steps;
+		count++;
+	}
+	return (double)total / (double)count;
+}
+
+static const uint64_t range_values[] = {
+	0, 1, 2, 3, 4, 999999, 1000000, 1000001, 0xffffffff, 0x100000000ULL,
+	0x100000002ULL, 0x100000003ULL, 0x1000f4240ULL, 0x1000f4241ULL,
+	0xffffffff00000003ULL, 0x8000000000000005ULL, UINT64_MAX - 1, UINT64_MAX,
+};
+
+/* arg0 >= 3 && arg0 <= 1000000: two 64-bit comparisons, not an expansion */
+static void test_range_compact(void)
+{
+	struct sci_cond cond[] = { SCI_COND(0, SCI_CMP_GE, 3), SCI_COND(0, SCI_CMP_LE, 1000000) };
+	struct compiled c;
+	struct sci_error e;
+	int rd = nr_of("read");
+	unsigned int i;
+
+	if (compile("read: arg0 >= 3 && arg0 <= 1000000\n", &c, NULL))
+		{ CHECK(0); return; }
+	CHECK(c.n < 40);		/* 77 when ranges were expanded */
+	printf("     (arg0 >= 3 && arg0 <= 1000000: %zu instructions)\n", c.n);
+	for (i = 0; i < sizeof(range_values) / sizeof(range_values[0]); i++) {
+		uint64_t v = range_values[i];
+
+		VERDICT(&c, rd, A6(v), v >= 3 && v <= 1000000 ? SCI_ACT_ALLOW : SCI_ACT_KILL_PROCESS);
+		/* the other arguments do not matter */
+		VERDICT(&c, rd, A6(v, 5, UINT64_MAX), v >= 3 && v <= 1000000 ? SCI_ACT_ALLOW : SCI_ACT_KILL_PROCESS);
+	}
+	release(&c);
+
+	/* the same through the API */
+	c.p = sci_policy_new(SCI_ACT_KILL_PROCESS);
+	CHECK_EQ(sci_policy_add_rule_err(c.p, SCI_ACT_ALLOW, rd, 2, cond, &e), 0);
+	CHECK_EQ(sci_policy_export(c.p, 0, &c.f, &c.n, &e), 0);
+	CHECK(c.n < 40);
+	for (i = 0; i < sizeof(range_values) / sizeof(range_values[0]); i++) {
+		uint64_t v = range_values[i];
+
+		VERDICT(&c, rd, A6(v), v >= 3 && v <= 1000000 ? SCI_ACT_ALLOW : SCI_ACT_KILL_PROCESS);
+	}
+	release(&c);
+
+	/* bounds with high halves, and strict ones */
+	if (compile("read: arg0 > 0x100000002 && arg0 < 0x1000f4241 || arg0 >= 0xffffffff00000003; return EPERM\n",
+		    &c, NULL))
+		{ CHECK(0); return; }
+	CHECK(c.n < 40);
+	for (i = 0; i < sizeof(range_values) / sizeof(range_values[0]); i++) {
+		uint64_t v = range_values[i];
+		bool in = (v > 0x100000002ULL && v < 0x1000f4241ULL) || v >= 0xffffffff00000003ULL;
+
+		VERDICT(&c, rd, A6(v), in ? SCI_ACT_ALLOW : SCI_ACT_ERRNO(EPERM));
+	}
+	release(&c);
+}
+
+/* Ranges on several arguments and several rules: were "too complex". */
+static void test_ranges_several(void)
+{
+	const char *src =
+		"@default isolate\n"
+		"read: arg0 >= 3 && arg0 <= 1000000 && arg1 > 7 && arg1 < 99999 && \\\n"
+		"      arg2 >= 0x1ffffffff && arg2 <= 0x300000000\n"
+		"read: arg0 != 5 && arg0 != 6 && arg3 <= 10 && arg4 & 0xf0 == 0x10\n"
+		"read: arg5 in 0xff || arg5 & 0x100000000; return EPERM\n"
+		"write: arg0 >= 3 && arg0 <= 1000000 && arg1 >= 3 && arg1 <= 1000000 && \\\n"
+		"       arg2 >= 3 && arg2 <= 1000000 && arg3 >= 3 && arg3 <= 1000000; log\n";
+	static const uint64_t edge[] = { 0, 2, 3, 5, 6, 7, 8, 10, 11, 0x10, 0x1f, 0x20,
+		99998, 99999, 1000000, 1000001, 0x1fffffffeULL, 0x1ffffffffULL,
+		0x300000000ULL, 0x300000001ULL, 0x100000000ULL, UINT64_MAX };
+	struct compiled c;
+	int nrs[2] = { nr_of("read"), nr_of("write") };
+	unsigned int i, k, bad = 0;
+
+	if (compile(src, &c, NULL))
+		{ CHECK(0); return; }
+	CHECK(c.n < 120);
+	printf("     (%zu instructions)\n", c.n);
+	for (i = 0; i < 20000 && bad < 3; i++) {
+		uint64_t a[6];
+		uint32_t want, got;
+		int nr = nrs[i % 2];
+
+		for (k = 0; k < 6; k++)
+			a[k] = edge[rnd() % (sizeof(edge) / sizeof(edge[0]))];
+		want = sci_policy_verdict(c.p, nr, a);
+		got = bpf_verdict(c.f, c.n, nr, a);
+		if (want != got) {
+			CHECK_EQ(got, want);
+			bad++;
+		}
+	}
+	release(&c);
+}
+
+/* Many syscalls: libseccomp's binary tree, the same verdicts. */
+static void test_big_policy(void)
+{
+	struct sci_policy *p = sci_policy_new(SCI_ACT_ERRNO(ENOSYS));
 	struct sock_filter *f = NULL;
 	struct sci_error e;
-	size_t n = 0;
-	int rc, nr;
+	unsigned int i, n = 0;
+	size_t len = 0;
+	double mean;
+	int nr;
 
-	for (nr = 0; nr < 40; nr++)
-		CHECK_EQ(sci_policy_add_rule(p, SCI_ACT_ERRNO(1), nr, 4, c), 0);
-	rc = sci_policy_export(p, 0, &f, &n, &e);
-	CHECK_EQ(rc, -E2BIG);
-	CHECK_EQ(e.code, -E2BIG);
-	CHECK(strlen(e.message) > 10);
+	for (i = 0; i < sci__nsyscalls && n < 300; i++) {
+		static const uint32_t acts[] = { SCI_ACT_ALLOW, SCI_ACT_ERRNO(EPERM), SCI_ACT_ISOLATE,
+						 SCI_ACT_LOG, SCI_ACT_ALLOW };
+		struct sci_cond cond[] = { SCI_COND(0, SCI_CMP_LE, i) };
+
+		if (sci__syscalls[i].nr >= 1000)
+			continue;
+		CHECK_EQ(sci_policy_add_rule(p, acts[i % 5], sci__syscalls[i].nr,
+					     i % 5 == 4, cond), 0);
+		n++;
+	}
+	CHECK_EQ(sci_policy_export(p, 0, &f, &len, &e), 0);
+	if (!f)
+		goto out;
+	mean = mean_steps(f, len);
+	printf("     (300 syscalls: %zu instructions, %.1f run per syscall)\n", len, mean);
+	CHECK(len < 1000);
+	CHECK(mean < 40);		/* about 185 with the linear dispatch */
+	for (nr = 0; nr < 1100; nr++) {
+		uint64_t v;
+
+		for (v = 0; v < 3; v++) {
+			uint64_t args[6] = { (uint64_t)nr + v - 1, 0, 0, 0, 0, 0 };
+
+			if (bpf_verdict(f, len, nr, args) != sci_policy_verdict(p, nr, args)) {
+				CHECK_EQ(bpf_verdict(f, len, nr, args), sci_policy_verdict(p, nr, args));
+				nr = 1100;
+				break;
+			}
+		}
+	}
+	CHECK_EQ(bpf_verdict(f, len, 0x40000000 | nr_of("read"), A6(0)), SCI_ACT_KILL_PROCESS);
+	CHECK_EQ(bpf_verdict_arch(f, len, TEST_AUDIT_ARCH_I386, 3, A6(0)), SCI_ACT_KILL_PROCESS);
+out:
 	free(f);
 	sci_policy_free(p);
+}
+
+/* "rule N of the policy (NAME, its rule M)" -> N, M */
+static bool api_rule_named(const char *msg, const char *name, unsigned int *n,
+			   unsigned int *m)
+{
+	char pat[80];
+	const char *r = strstr(msg, "rule ");
+
+	snprintf(pat, sizeof(pat), " of the policy (%s, its rule %%u)", name);
+	while (r) {
+		int used = 0;
+
+		if (sscanf(r, "rule %u%n", n, &used) == 1 && sscanf(r + used, pat, m) == 1)
+			return true;
+		r = strstr(r + 1, "rule ");
+	}
+	return false;
+}
+
+static int build_api_big(struct sci_policy **out, unsigned int nrules)
+{
+	struct sci_policy *p = sci_policy_new(SCI_ACT_ALLOW);
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < nrules && i < 10 && !rc; i++) {
+		struct sci_cond c[] = { SCI_COND(0, SCI_CMP_GE, 3), SCI_COND(0, SCI_CMP_LE, 1000 + i) };
+
+		rc = sci_policy_add_rule(p, SCI_ACT_ERRNO(EPERM), (int)i, 2, c);
+	}
+	for (; i < nrules && !rc; i++) {
+		struct sci_cond c[] = { SCI_COND(1, SCI_CMP_EQ, 0x1000 + i) };
+
+		rc = sci_policy_add_rule(p, SCI_ACT_ERRNO(1 + i % 3), nr_of("ioctl"), 1, c);
+	}
+	*out = p;
+	return rc;
+}
+
+/* Over 4096 instructions through the API: the rule that crosses is named. */
+static void test_too_big(void)
+{
+	struct sci_policy *p;
+	struct sock_filter *f = NULL;
+	struct sci_error e;
+	unsigned int n = 0, m = 0;
+	size_t len = 0;
+	int rc;
+
+	CHECK_EQ(build_api_big(&p, 2000), 0);
+	rc = sci_policy_export(p, 0, &f, &len, &e);
+	CHECK_EQ(rc, -E2BIG);
+	CHECK_EQ(e.code, -E2BIG);
+	CHECK(strstr(e.message, "more than the kernel's 4096") != NULL);
+	CHECK(api_rule_named(e.message, "ioctl", &n, &m));
+	printf("     (%s)\n", e.message);
+	CHECK(n > 10 && n < 2000);
+	CHECK_EQ(m, n - 10);		/* the first ten rules are on other syscalls */
+	free(f);
+	sci_policy_free(p);
+	if (n <= 10 || n >= 2000)
+		return;
+	/* the rules before it fit, with it they do not */
+	f = NULL;
+	CHECK_EQ(build_api_big(&p, n - 1), 0);
+	CHECK_EQ(sci_policy_export(p, 0, &f, &len, &e), 0);
+	CHECK(len <= 4096);
+	free(f);
+	sci_policy_free(p);
+	f = NULL;
+	CHECK_EQ(build_api_big(&p, n), 0);
+	CHECK_EQ(sci_policy_export(p, 0, &f, &len, &e), -E2BIG);
+	CHECK(api_rule_named(e.message, "ioctl", &n, &m));
+	free(f);
+	sci_policy_free(p);
+}
+
+/* The first @lines lines of a policy with a rule per line. */
+static char *big_policy_text(unsigned int lines)
+{
+	size_t cap = (size_t)lines * 64 + 64, len = 0;
+	char *s = malloc(cap);
+	unsigned int i;
+
+	len += (size_t)snprintf(s + len, cap - len, "@default kill-process\n");
+	for (i = 1; i < lines; i++) {
+		if (i < 20)
+			len += (size_t)snprintf(s + len, cap - len, "%s: arg0 >= 3 && arg0 <= %u; return EPERM\n",
+						sci__syscalls[i].name, 1000 + i);
+		else
+			len += (size_t)snprintf(s + len, cap - len, "ioctl: arg1 == %#x || arg2 & %#x\n",
+						0x5400 + i, 1u << (i % 32));
+	}
+	return s;
+}
+
+/* The same from a policy file: the message names the file and line. */
+static void test_too_big_file(void)
+{
+	struct compiled c;
+	struct sci_error e;
+	char *src = big_policy_text(1500), *at;
+	unsigned int line = 0;
+	int rc;
+
+	rc = compile(src, &c, &e);
+	CHECK_EQ(rc, -E2BIG);
+	CHECK_EQ(e.code, -E2BIG);
+	at = strstr(e.message, "the rule at t.policy:");
+	CHECK(at != NULL);
+	if (at)
+		CHECK_EQ(sscanf(at, "the rule at t.policy:%u:1 (ioctl)", &line), 1);
+	printf("     (%s)\n", e.message);
+	release(&c);
+	free(src);
+	CHECK(line > 20 && line < 1500);
+	if (line <= 20 || line >= 1500)
+		return;
+	src = big_policy_text(line - 1);
+	CHECK_EQ(compile(src, &c, &e), 0);
+	CHECK(c.n <= 4096);
+	release(&c);
+	free(src);
+	src = big_policy_text(line);
+	CHECK_EQ(compile(src, &c, &e), -E2BIG);
+	release(&c);
+	free(src);
+}
+
+/*
+ * Where the binary tree would not fit and the linear dispatch does, the
+ * policy compiles: 300 syscalls and one with as many rules as fit.
+ */
+static int tree_fallback_policy(unsigned int nioctl, struct compiled *c,
+				struct sci_error *e)
+{
+	struct sci_cond cond[] = { SCI_COND(1, SCI_CMP_EQ, 0) };
+	unsigned int i, n = 0;
+	int ioctl_nr = nr_of("ioctl");
+
+	memset(c, 0, sizeof(*c));
+	c->p = sci_policy_new(SCI_ACT_KILL_PROCESS);
+	for (i = 0; i < sci__nsyscalls && n < 300; i++)
+		if (sci__syscalls[i].nr < 1000 && sci__syscalls[i].nr != ioctl_nr) {
+			sci_policy_add_rule(c->p, SCI_ACT_ALLOW, sci__syscalls[i].nr, 0, NULL);
+			n++;
+		}
+	for (i = 0; i < nioctl; i++) {
+		cond[0].value = 0x5400 + i;
+		sci_policy_add_rule(c->p, SCI_ACT_ERRNO(1 + i % 2), ioctl_nr, 1, cond);
+	}
+	return sci_policy_export(c->p, 0, &c->f, &c->n, e);
+}
+
+static void test_tree_fallback(void)
+{
+	unsigned int lo = 0, hi = 1200;
+	struct compiled c;
+	struct sci_error e;
+	double mean;
+
+	/* the most ioctl rules that fit: lo */
+	while (hi - lo > 1) {
+		unsigned int mid = (lo + hi) / 2;
+		int rc = tree_fallback_policy(mid, &c, &e);
+
+		if (rc == 0)
+			lo = mid;
+		else
+			hi = mid;
+		CHECK(rc == 0 || rc == -E2BIG);
+		release(&c);
+	}
+	CHECK_EQ(tree_fallback_policy(lo, &c, &e), 0);
+	mean = mean_steps(c.f, c.n);
+	printf("     (%u ioctl rules: %zu instructions, %.1f run per syscall)\n", lo, c.n, mean);
+	CHECK(c.n > 4096 - 40);
+	CHECK(mean > 100);		/* linear: the tree did not fit */
+	VERDICT(&c, nr_of("ioctl"), A6(0, 0x5400), SCI_ACT_ERRNO(1));
+	VERDICT(&c, nr_of("ioctl"), A6(0, 0x5400 + lo - 1), SCI_ACT_ERRNO(1 + (lo - 1) % 2));
+	VERDICT(&c, nr_of("ioctl"), A6(0, 0x5400 + lo), SCI_ACT_KILL_PROCESS);
+	release(&c);
+	/* with fewer rules the tree fits and is used */
+	CHECK_EQ(tree_fallback_policy(lo - 100, &c, &e), 0);
+	CHECK(mean_steps(c.f, c.n) < 40);
+	release(&c);
 }
 
 /* ---- the rest of the API ---- */
@@ -1832,6 +2162,31 @@ static void test_sci_run(void)
 
 /* ---- OCI runtime-spec / Docker seccomp profiles (src/oci.c) ---- */
 
+/* sci-run --check names the line that makes the filter too big. */
+static void test_sci_run_too_big(void)
+{
+	char *out, *err, path[400], want[700], *src;
+	int rc;
+
+	if (!sci_run || access(sci_run, X_OK)) {
+		printf("     (skipped: SCI_RUN not set or not built)\n");
+		return;
+	}
+	src = big_policy_text(1500);
+	write_file(tmpdir, "big.policy", src);
+	free(src);
+	snprintf(path, sizeof(path), "%s/big.policy", tmpdir);
+	rc = SCI_RUN("--check", path);
+	CHECK_EQ(rc, 1);
+	/* the line as test_too_big_file finds it */
+	snprintf(want, sizeof(want), "BPF instructions, more than the kernel's 4096: the rule at %s:654:1 (ioctl) crosses the limit", path);
+	CHECK(strstr(err, "sci-run: error: the filter needs ") == err);
+	CHECK(strstr(err, want) != NULL);
+	if (!strstr(err, want))
+		fprintf(stderr, "  got: %s", err);
+	free(out); free(err);
+}
+
 static int compile_oci(const char *json, struct sci_oci_options *o,
 		       struct compiled *c, struct sci_error *e)
 {
@@ -1872,6 +2227,11 @@ static void test_oci_docker_default(void)
 	CHECK(o.ignored_names > 10);	/* chown32, _llseek, ... */
 	CHECK(o.skipped_rules > 10);
 	CHECK_EQ(sci_policy_export(c.p, 0, &c.f, &c.n, &e), 0);
+	/* 623 instructions and 187 run per syscall before libsci 0.2 */
+	CHECK(c.n < 500);
+	CHECK(mean_steps(c.f, c.n) < 40);
+	printf("     (Docker's default profile: %zu instructions, %.1f run per syscall)\n",
+	       c.n, mean_steps(c.f, c.n));
 	CHECK_EQ(sci_policy_get_default(c.p), SCI_ACT_ERRNO(EPERM));
 	VERDICT(&c, nr_of("read"), A6(0), SCI_ACT_ALLOW);
 	VERDICT(&c, nr_of("execve"), A6(0), SCI_ACT_ALLOW);
@@ -2624,7 +2984,12 @@ int main(int argc, char **argv)
 	RUN(test_keep_data);
 	RUN(test_random_policies_match_bpf);
 	RUN(test_api_first_match);
+	RUN(test_range_compact);
+	RUN(test_ranges_several);
+	RUN(test_big_policy);
 	RUN(test_too_big);
+	RUN(test_too_big_file);
+	RUN(test_tree_fallback);
 	RUN(test_action_format);
 	RUN(test_policy_dump);
 	RUN(test_set_learn);
@@ -2635,6 +3000,7 @@ int main(int argc, char **argv)
 	RUN(test_violation_parse);
 	RUN(test_violation_read);
 	RUN(test_sci_run);
+	RUN(test_sci_run_too_big);
 	snprintf(docker_json, sizeof(docker_json),
 		 "%s/../../../selftests/data/docker-default.json", testdata);
 	RUN(test_oci_docker_default);
