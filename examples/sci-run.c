@@ -359,7 +359,7 @@ static int dump_as(const char *fmt, const struct sock_filter *insns, size_t n,
 static int do_record(const char *file, char *const prog[])
 {
 	static struct sn_record rec;
-	struct sci_load_options lo = { 0 };
+	struct sci_load_options lo = { .size = sizeof(lo) };
 	struct sci_policy *p;
 	struct sci_error e;
 	struct sn_shared *s;
@@ -470,7 +470,7 @@ int main(int argc, char **argv)
 	int isolate_allowed = 0, no_fork = 0, name_kills = 0, listener = -1;
 	struct sn_shared *sn = NULL;
 	struct sn_kills kills;
-	struct sci_load_options lo = { 0 };
+	struct sci_load_options lo = { .size = sizeof(lo) };
 	struct sci_policy *p = NULL;
 	struct child_report rep;
 	struct sci_error e;

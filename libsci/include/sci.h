@@ -43,11 +43,26 @@ extern "C" {
 #endif
 
 #define SCI_VERSION_MAJOR 0
-#define SCI_VERSION_MINOR 1
+#define SCI_VERSION_MINOR 2
 #define SCI_VERSION_MICRO 0
 
-/* "0.1.0" */
+/* "0.2.0" (the shared library's soname is libsci.so.1) */
 const char *sci_version(void);
+
+/*
+ * Extensible structs, as the kernel's and libseccomp's:
+ *   - structs the caller fills (struct sci_parse_options,
+ *     struct sci_load_options) start with a size: set it to sizeof the
+ *     struct as your header has it and zero the rest (an initializer
+ *     does).  A library newer than your header takes the fields you lack
+ *     as 0; an older one refuses with -E2BIG the fields it does not know
+ *     unless they are 0; a size smaller than the first fields is -EINVAL.
+ *   - struct sci_cond has reserved fields that must be 0 (-EINVAL
+ *     otherwise): later versions give them a meaning where 0 is today's.
+ *   - structs the library fills (struct sci_error, struct sci_violation)
+ *     end with reserved room that the library sets to 0, for later fields
+ *     (struct sci_violation says which fields it has in @have).
+ */
 
 /*
  * The kernel ABI of the SCI patches (<linux/seccomp.h> of a patched
@@ -120,10 +135,11 @@ struct sci_cond {
 	enum sci_cmp op;
 	uint64_t value;		/* unused by ANY_SET and IN */
 	uint64_t mask;		/* MASKED_EQ, MASKED_NE, ANY_SET and IN only */
+	uint64_t reserved[2];	/* must be 0 */
 };
 
-#define SCI_COND(a, o, v)		((struct sci_cond){ (a), (o), (v), 0 })
-#define SCI_COND_MASK(a, o, m, v)	((struct sci_cond){ (a), (o), (v), (m) })
+#define SCI_COND(a, o, v)		((struct sci_cond){ .arg = (a), .op = (o), .value = (v) })
+#define SCI_COND_MASK(a, o, m, v)	((struct sci_cond){ .arg = (a), .op = (o), .value = (v), .mask = (m) })
 
 /* Errors: a negative errno, and where it comes from. */
 struct sci_error {
@@ -132,6 +148,7 @@ struct sci_error {
 	unsigned int column;	/* 1-based; 0 when not about a position */
 	char file[1024];	/* policy file (or buffer name), or "" */
 	char message[1024];	/* what went wrong / what was expected */
+	uint32_t reserved[8];	/* set to 0 by the library */
 };
 
 /*
@@ -304,13 +321,24 @@ int sci_isolate_available(void);
 
 typedef void (*sci_warn_fn)(void *arg, const char *message);
 
+/*
+ * Extensible (see the top of this file): @size is
+ * sizeof(struct sci_load_options); at least up to @flags.  0 is
+ * SCI_LOAD_OPTIONS_SIZE_VER0, the fields of libsci 0.1, for code written
+ * before @size existed ("= { 0 }", then the fields).  The out fields are
+ * written only when @size covers them.
+ */
 struct sci_load_options {
+	size_t size;		/* sizeof(struct sci_load_options), or 0 */
 	unsigned int flags;
 	sci_warn_fn warn;	/* NULL: "libsci: warning: ..." on stderr */
 	void *warn_arg;
 	int notify_fd;		/* out */
 	int degraded;		/* out: 1 if isolate was degraded to allow */
 };
+
+#define SCI_LOAD_OPTIONS_SIZE_VER0 \
+	(offsetof(struct sci_load_options, degraded) + sizeof(int))
 
 int sci_policy_load(const struct sci_policy *policy,
 		    struct sci_load_options *opts, struct sci_error *err);
@@ -336,6 +364,7 @@ struct sci_violation {
 	char caller[256];
 	char last_grant[256];
 	char reason[64];	/* e.g. "unverified jump", "write to SCI state" */
+	uint64_t reserved[8];	/* set to 0 by the library */
 };
 
 /*
@@ -433,11 +462,11 @@ int sci_bpf_write_raw(const struct sock_filter *insns, size_t len, int fd);
 /*
  * ---- minijail policy files: parse options, --isolate-allowed ----
  *
- * struct sci_parse_options is extensible: set @size to
- * sizeof(struct sci_parse_options) as your header has it (zero the rest
- * with an initializer).  A library older than your header refuses fields
- * it does not know unless they are 0; a newer one takes what is missing
- * as 0.
+ * struct sci_parse_options is extensible (see the top of this file): set
+ * @size to sizeof(struct sci_parse_options) as your header has it (zero
+ * the rest with an initializer); at least up to @flags.  A library older
+ * than your header refuses fields it does not know with -E2BIG unless
+ * they are 0; a newer one takes what is missing as 0.
  *
  * @include_root: where absolute @include paths are resolved
  * ("@include /usr/share/policy/x.policy" reads

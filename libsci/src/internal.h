@@ -71,6 +71,14 @@ int sci__atom_check(unsigned int arg, unsigned int op, uint64_t value,
 		    uint64_t mask);
 void sci__set_error(struct sci_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * The caller's extensible struct @src of @usize bytes into @dst, of the
+ * @ksize bytes this library knows (the kernel's copy_struct_from_user()):
+ * what the caller lacks is 0; -EINVAL if @usize < @min; -E2BIG if the
+ * caller has non-zero bytes beyond @ksize.  @src NULL: all 0.
+ */
+int sci__copy_struct(void *dst, size_t ksize, const void *src, size_t usize,
+		     size_t min, const char *name, struct sci_error *err);
 const char *sci__errno_name(int e);
 
 /* compile.c */

@@ -78,16 +78,20 @@ static bool returns_isolate(const struct sock_filter *insns, size_t len,
 
 static void warn(const struct sci_load_options *o, const char *msg)
 {
-	if (o && o->warn)
+	if (o->warn)
 		o->warn(o->warn_arg, msg);
 	else
 		fprintf(stderr, "libsci: warning: %s\n", msg);
 }
 
-int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
-		    struct sci_error *err)
+/*
+ * Load @p with the options @o (the library's own copy: the out fields are
+ * written there).
+ */
+static int load(const struct sci_policy *p, struct sci_load_options *o,
+		 struct sci_error *err)
 {
-	unsigned int flags = opts ? opts->flags : 0;
+	unsigned int flags = o->flags;
 	unsigned int uses, eflags = 0;
 	unsigned long kflags = 0;
 	struct sock_filter *insns = NULL;
@@ -96,10 +100,6 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 	int avail = 0, keep = 0, rc;
 	long r;
 
-	if (opts) {
-		opts->notify_fd = -1;
-		opts->degraded = 0;
-	}
 	if (!p || (flags & ~(SCI_LOAD_NO_NNP | SCI_LOAD_TSYNC | SCI_LOAD_LOG |
 			     SCI_LOAD_ALLOW_DEGRADE | SCI_LOAD_DRY_RUN |
 			     SCI_LOAD_NOTIFY_KILLS))) {
@@ -127,9 +127,8 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 				return -EOPNOTSUPP;
 			}
 			eflags |= SCI_EXPORT_DEGRADE;
-			warn(opts, "this kernel does not support SECCOMP_RET_ISOLATE: isolate and isolate-learn are degraded to allow, system calls run without isolation");
-			if (opts)
-				opts->degraded = 1;
+			warn(o, "this kernel does not support SECCOMP_RET_ISOLATE: isolate and isolate-learn are degraded to allow, system calls run without isolation");
+			o->degraded = 1;
 		}
 	}
 	if (avail == 1 && sci__keep_bits(p)) {
@@ -137,7 +136,7 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 		if (keep != 1) {
 			/* Stricter than asked, never weaker: isolate, keep nothing. */
 			eflags |= SCI_EXPORT_NO_KEEP;
-			warn(opts, "this kernel cannot keep SCI grants across system calls (SECCOMP_ISOLATE_KEEP): keep-grants is ignored, every isolated system call starts from the premapped set (slower, as strict)");
+			warn(o, "this kernel cannot keep SCI grants across system calls (SECCOMP_ISOLATE_KEEP): keep-grants is ignored, every isolated system call starts from the premapped set (slower, as strict)");
 		}
 	}
 	rc = sci_policy_export(p, eflags, &insns, &len, err);
@@ -193,11 +192,41 @@ int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
 		sci__set_error(err, -ESRCH, "thread %ld could not be synchronised (TSYNC)", r);
 		return -ESRCH;
 	}
-	if (kflags & SECCOMP_FILTER_FLAG_NEW_LISTENER && opts)
-		opts->notify_fd = (int)r;
-	else if (kflags & SECCOMP_FILTER_FLAG_NEW_LISTENER)
-		close((int)r);
+	if (kflags & SECCOMP_FILTER_FLAG_NEW_LISTENER)
+		o->notify_fd = (int)r;
 	return 0;
+}
+
+/* Does the caller's struct of @usize bytes have @field? */
+#define HAS_FIELD(usize, type, field) \
+	((usize) >= offsetof(type, field) + sizeof(((type *)0)->field))
+
+int sci_policy_load(const struct sci_policy *p, struct sci_load_options *opts,
+		    struct sci_error *err)
+{
+	struct sci_load_options o;
+	size_t usize = 0;
+	int rc;
+
+	if (opts)
+		usize = opts->size ? opts->size : SCI_LOAD_OPTIONS_SIZE_VER0;
+	rc = sci__copy_struct(&o, sizeof(o), opts, usize,
+			      offsetof(struct sci_load_options, flags) + sizeof(o.flags),
+			      "sci_load_options", err);
+	if (rc)
+		return rc;
+	o.notify_fd = -1;
+	o.degraded = 0;
+	rc = load(p, &o, err);
+	/* the out fields that the caller's struct has; a listener it cannot
+	 * receive is closed (its user-notify syscalls fail with ENOSYS) */
+	if (opts && HAS_FIELD(usize, struct sci_load_options, notify_fd))
+		opts->notify_fd = o.notify_fd;
+	else if (o.notify_fd >= 0)
+		close(o.notify_fd);
+	if (opts && HAS_FIELD(usize, struct sci_load_options, degraded))
+		opts->degraded = o.degraded;
+	return rc;
 }
 
 /* ---- /proc/PID/sci ---- */

@@ -1609,28 +1609,13 @@ static int parse_top(const struct src *src,
 static int get_opts(const struct sci_parse_options *in,
 		    struct sci_parse_options *o, struct sci_error *err)
 {
-	size_t n;
+	int rc;
 
-	memset(o, 0, sizeof(*o));
-	if (!in)
-		return 0;
-	n = in->size;
-	if (n < offsetof(struct sci_parse_options, flags) + sizeof(in->flags)) {
-		sci__set_error(err, -EINVAL, "struct sci_parse_options: size %zu is too small", n);
-		return -EINVAL;
-	}
-	if (n > sizeof(*o)) {
-		const unsigned char *extra = (const unsigned char *)in + sizeof(*o);
-		size_t k;
-
-		for (k = 0; k < n - sizeof(*o); k++)
-			if (extra[k]) {
-				sci__set_error(err, -EINVAL, "struct sci_parse_options: fields this libsci does not know are set");
-				return -EINVAL;
-			}
-		n = sizeof(*o);
-	}
-	memcpy(o, in, n);
+	rc = sci__copy_struct(o, sizeof(*o), in, in ? in->size : 0,
+			      offsetof(struct sci_parse_options, flags) + sizeof(in->flags),
+			      "sci_parse_options", err);
+	if (rc)
+		return rc;
 	if (o->flags & ~SCI_PARSE_FLAGS) {
 		sci__set_error(err, -EINVAL, "unknown parse flags %#x", o->flags & ~SCI_PARSE_FLAGS);
 		return -EINVAL;

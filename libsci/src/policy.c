@@ -10,7 +10,7 @@
 
 const char *sci_version(void)
 {
-	return "0.1.0";
+	return "0.2.0";
 }
 
 void sci__set_error(struct sci_error *err, int code, const char *fmt, ...)
@@ -24,6 +24,33 @@ void sci__set_error(struct sci_error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+}
+
+int sci__copy_struct(void *dst, size_t ksize, const void *src, size_t usize,
+		     size_t min, const char *name, struct sci_error *err)
+{
+	memset(dst, 0, ksize);
+	if (!src)
+		return 0;
+	if (usize < min) {
+		sci__set_error(err, -EINVAL, "struct %s: size %zu is too small (at least %zu)",
+			       name, usize, min);
+		return -EINVAL;
+	}
+	if (usize > ksize) {
+		const unsigned char *extra = (const unsigned char *)src + ksize;
+		size_t k;
+
+		for (k = 0; k < usize - ksize; k++)
+			if (extra[k]) {
+				sci__set_error(err, -E2BIG, "struct %s: fields this libsci does not know are set (size %zu, this libsci knows %zu bytes)",
+					       name, usize, ksize);
+				return -E2BIG;
+			}
+		usize = ksize;
+	}
+	memcpy(dst, src, usize);
+	return 0;
 }
 
 int sci_error_print(const struct sci_error *err, FILE *out)
@@ -304,10 +331,16 @@ int sci_policy_add_rule_err(struct sci_policy *p, uint32_t action, int nr,
 		sci__set_error(err, -EINVAL, "%u conditions and no array of them", ncond);
 		return -EINVAL;
 	}
-	for (i = 0; i < ncond; i++)
+	for (i = 0; i < ncond; i++) {
+		if (cond[i].reserved[0] || cond[i].reserved[1]) {
+			sci__set_error(err, -EINVAL, "condition %u: its reserved fields are set (a later libsci's condition?): they must be 0",
+				       i + 1);
+			return -EINVAL;
+		}
 		if (sci__atom_check(cond[i].arg, cond[i].op, cond[i].value,
 				    cond[i].mask))
 			return cond_error(&cond[i], i, err);
+	}
 	if (ncond) {
 		e.clauses = calloc(1, sizeof(*e.clauses));
 		if (!e.clauses)

@@ -1717,7 +1717,7 @@ static void test_action_format(void)
 	CHECK_EQ(SCI_ACT_ISOLATE, 0x7f800000U);
 	CHECK_EQ(SECCOMP_RET_ISOLATE, 0x7f800000U);
 	CHECK_EQ(SECCOMP_ISOLATE_LEARN, 1);
-	CHECK_STR(sci_version(), "0.1.0");
+	CHECK_STR(sci_version(), "0.2.0");
 }
 
 static void test_policy_dump(void)
@@ -1831,7 +1831,7 @@ static void test_load_refused_without_isolation(void)
 	/* In a child: if the refusal failed, only the child could suffer. */
 	pid = fork();
 	if (pid == 0) {
-		struct sci_load_options o = { .flags = 0 };
+		struct sci_load_options o = { .size = sizeof(o), .flags = 0 };
 		int rc = sci_policy_load(p, &o, &e);
 		char buf[1100];
 
@@ -1855,7 +1855,7 @@ static void test_load_refused_without_isolation(void)
 	/* isolate-learn is refused too (dry run: nothing could be loaded) */
 	CHECK_EQ(sci_policy_set_learn(p), 1);
 	{
-		struct sci_load_options o = { .flags = SCI_LOAD_DRY_RUN };
+		struct sci_load_options o = { .size = sizeof(o), .flags = SCI_LOAD_DRY_RUN };
 
 		CHECK_EQ(sci_policy_load(p, &o, &e), -EOPNOTSUPP);
 		CHECK(strstr(e.message, "does not support SECCOMP_RET_ISOLATE") != NULL);
@@ -1866,7 +1866,8 @@ static void test_load_refused_without_isolation(void)
 static void test_load_degrade_dry_run(void)
 {
 	const char *src = "@default allow\ngetppid: isolate\n";
-	struct sci_load_options o = { .flags = SCI_LOAD_DRY_RUN | SCI_LOAD_ALLOW_DEGRADE };
+	struct sci_load_options o = { .size = sizeof(o),
+				       .flags = SCI_LOAD_DRY_RUN | SCI_LOAD_ALLOW_DEGRADE };
 	struct warned w = { 0, "" };
 	struct sci_policy *p;
 	struct sci_error e;
@@ -1899,6 +1900,95 @@ static void test_load_degrade_dry_run(void)
 }
 
 /* ---- violation records ---- */
+
+/* ---- extensible structs ---- */
+
+static void test_abi_extensible(void)
+{
+	struct { struct sci_load_options o; uint64_t more[2]; } big;
+	struct { struct sci_parse_options o; uint64_t more; } pbig;
+	struct sci_load_options old = { 0 };	/* code from before @size */
+	struct sci_policy *p = sci_policy_new(SCI_ACT_ALLOW), *q = NULL;
+	struct sci_cond c = SCI_COND(0, SCI_CMP_EQ, 1);
+	struct sci_violation v;
+	struct sci_error e;
+	unsigned int i;
+
+	CHECK_EQ(SCI_LOAD_OPTIONS_SIZE_VER0, sizeof(struct sci_load_options));
+
+	/* a larger struct (a newer header): its unknown tail must be 0 */
+	memset(&big, 0, sizeof(big));
+	big.o.size = sizeof(big);
+	big.o.flags = SCI_LOAD_DRY_RUN;
+	big.o.notify_fd = 77;
+	CHECK_EQ(sci_policy_load(p, &big.o, &e), 0);
+	CHECK_EQ(big.o.notify_fd, -1);
+	big.more[1] = 1;
+	big.o.notify_fd = 77;
+	CHECK_EQ(sci_policy_load(p, &big.o, &e), -E2BIG);
+	CHECK_EQ(e.code, -E2BIG);
+	CHECK(strstr(e.message, "struct sci_load_options: fields this libsci does not know are set") == e.message);
+	CHECK_EQ(big.o.notify_fd, 77);		/* refused: nothing written */
+	big.more[1] = 0;
+
+	/* a smaller one (an older header): up to flags; the out fields it lacks are not written */
+	big.o.size = offsetof(struct sci_load_options, warn);
+	CHECK_EQ(sci_policy_load(p, &big.o, &e), 0);
+	CHECK_EQ(big.o.notify_fd, 77);
+	big.o.size = offsetof(struct sci_load_options, degraded);
+	big.o.degraded = 5;
+	CHECK_EQ(sci_policy_load(p, &big.o, &e), 0);
+	CHECK_EQ(big.o.notify_fd, -1);
+	CHECK_EQ(big.o.degraded, 5);
+	big.o.size = 4;
+	CHECK_EQ(sci_policy_load(p, &big.o, &e), -EINVAL);
+	CHECK(strstr(e.message, "struct sci_load_options: size 4 is too small") == e.message);
+
+	/* size 0: the fields of libsci 0.1, for source written before @size */
+	old.flags = SCI_LOAD_DRY_RUN;
+	old.notify_fd = 5;
+	old.degraded = 5;
+	CHECK_EQ(sci_policy_load(p, &old, &e), 0);
+	CHECK_EQ(old.notify_fd, -1);
+	CHECK_EQ(old.degraded, 0);
+	old.flags = 0x4000;
+	CHECK_EQ(sci_policy_load(p, &old, &e), -EINVAL);
+
+	/* struct sci_parse_options: the same rules */
+	memset(&pbig, 0, sizeof(pbig));
+	pbig.o.size = sizeof(pbig);
+	pbig.more = 1;
+	CHECK_EQ(sci_policy_parse_buffer_opts("read: 1", 7, NULL, &pbig.o, &q, &e), -E2BIG);
+	CHECK(q == NULL);
+	pbig.o.size = offsetof(struct sci_parse_options, include_root);
+	pbig.o.flags = SCI_PARSE_ISOLATE_ALLOWED;
+	pbig.o.include_root = "/nonexistent";	/* beyond the size: not read */
+	CHECK_EQ(sci_policy_parse_buffer_opts("read: 1", 7, NULL, &pbig.o, &q, &e), 0);
+	if (q)
+		CHECK_EQ(sci_policy_verdict(q, nr_of("read"), A6(0)), SCI_ACT_ISOLATE);
+	sci_policy_free(q);
+
+	/* struct sci_cond: reserved fields must be 0 */
+	CHECK_EQ(c.reserved[0] | c.reserved[1], 0);
+	c.reserved[1] = 1;
+	CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_LOG, nr_of("read"), 1, &c, &e), -EINVAL);
+	CHECK_STR(e.message, "condition 1: its reserved fields are set (a later libsci's condition?): they must be 0");
+	CHECK_EQ(sci_policy_has_rule(p, nr_of("read")), 0);
+	c.reserved[1] = 0;
+	CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_LOG, nr_of("read"), 1, &c, &e), 0);
+
+	/* the library's out structs: reserved room zeroed */
+	memset(&e, 0xff, sizeof(e));
+	CHECK_EQ(sci_policy_add_rule_err(p, SCI_ACT_LOG, 5000, 0, NULL, &e), -EINVAL);
+	for (i = 0; i < sizeof(e.reserved) / sizeof(e.reserved[0]); i++)
+		CHECK_EQ(e.reserved[i], 0);
+	memset(&v, 0xff, sizeof(v));
+	CHECK_EQ(sci_violation_parse("violations: 1\n", 14, &v), 0);
+	CHECK_EQ(v.violations, 1);
+	for (i = 0; i < sizeof(v.reserved) / sizeof(v.reserved[0]); i++)
+		CHECK_EQ(v.reserved[i], 0);
+	sci_policy_free(p);
+}
 
 static void test_violation_parse(void)
 {
@@ -2003,7 +2093,7 @@ static void test_sci_run(void)
 
 	rc = SCI_RUN("--version");
 	CHECK_EQ(rc, 0);
-	CHECK(strstr(out, "0.1.0") != NULL);
+	CHECK(strstr(out, "0.2.0") != NULL);
 	free(out); free(err);
 
 	rc = run_cmd((char *[]){ (char *)sci_run, NULL }, &out, &err);
@@ -2868,7 +2958,7 @@ static void test_sci_run_record(void)
 
 static void test_load_notify_kills(void)
 {
-	struct sci_load_options lo = { 0 };
+	struct sci_load_options lo = { .size = sizeof(lo) };
 	struct sci_policy *p = sci_policy_new(SCI_ACT_ALLOW);
 	struct sci_error e;
 
@@ -2910,8 +3000,8 @@ static void test_make_install(void)
 	snprintf(cmd, sizeof(cmd),
 		 "cd '%s/opt/sci' && test -x bin/sci-run && test -f include/sci.h && "
 		 "test -f share/man/man1/sci-run.1 && test -f share/man/man3/libsci.3 && "
-		 "test -f share/man/man5/sci-policy.5 && ls lib/*/libsci.so.0.1.0 lib/*/libsci.a "
-		 "lib/*/libsci.so lib/*/libsci.so.0 lib/*/pkgconfig/libsci.pc >/dev/null", d);
+		 "test -f share/man/man5/sci-policy.5 && ls lib/*/libsci.so.1.0.0 lib/*/libsci.a "
+		 "lib/*/libsci.so lib/*/libsci.so.1 lib/*/pkgconfig/libsci.pc >/dev/null", d);
 	CHECK_EQ(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "ls '%s'/opt/sci/lib/*/pkgconfig/libsci.pc > '%s/pc.path'", d, tmpdir);
 	CHECK_EQ(system(cmd), 0);
@@ -2936,7 +3026,7 @@ static void test_make_install(void)
 	free(pc);
 	snprintf(path, sizeof(path), "%s/use.out", tmpdir);
 	pc = read_all(path);
-	CHECK_STR(pc, "0.1.0\n");
+	CHECK_STR(pc, "0.2.0\n");
 	free(pc);
 }
 
@@ -2997,6 +3087,7 @@ int main(int argc, char **argv)
 	RUN(test_probe);
 	RUN(test_load_refused_without_isolation);
 	RUN(test_load_degrade_dry_run);
+	RUN(test_abi_extensible);
 	RUN(test_violation_parse);
 	RUN(test_violation_read);
 	RUN(test_sci_run);
