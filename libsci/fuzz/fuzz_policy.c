@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Fuzz target: parse a policy (no @include), print it, compile it, and
- * check the compiled BPF against the policy's own semantics on argument
- * values taken from the policy.  Any crash, sanitizer report, leak (other
- * than libseccomp's own, see tests/lsan.supp) or mismatch is a finding.
+ * Fuzz target: parse a policy (no @include) or, when the input starts
+ * with a JSON object ('{' then '"' or '}'), an OCI/Docker seccomp
+ * profile; print it, compile it, and check the compiled BPF against the
+ * policy's own semantics on argument values taken from the policy.  Any
+ * crash, sanitizer report, leak (other than libseccomp's own, see
+ * tests/lsan.supp) or mismatch is a finding.  The last input byte's low
+ * bit picks SCI_PARSE_ISOLATE_ALLOWED / SCI_OCI_ISOLATE_ALLOWED.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,14 @@
 #include "bpf.h"
 
 #define FUZZ_MAX_INPUT 8192
+
+/* Parser notes and warnings: checked for a message, then dropped. */
+static void fuzz_warn(void *arg, const char *message)
+{
+	(void)arg;
+	if (!message || !message[0])
+		abort();
+}
 
 static uint64_t mix(uint64_t x)
 {
@@ -63,6 +75,9 @@ static void cross_check(const struct sci_policy *p, const struct sock_filter *f,
 					d.args[k] ^= (uint64_t)1 << ((seed >> 40) % 64);
 			}
 			want = sci_policy_verdict(p, nr, d.args);
+			/* @keep-grants: the filter's isolate actions carry the bits */
+			if ((want & SCI_RET_ACTION_FULL) == SCI_ACT_ISOLATE)
+				want |= sci__keep_bits(p);
 			if (bpf_run(f, n, &d, &got)) {
 				fprintf(stderr, "fuzz: invalid BPF\n");
 				abort();
@@ -78,6 +93,20 @@ static void cross_check(const struct sci_policy *p, const struct sock_filter *f,
 	}
 }
 
+/* A JSON object: '{', then '"' or '}' (a policy's "{read, ...}" has a name). */
+static int is_json(const uint8_t *data, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size && data[i] && strchr(" \t\r\n", data[i]))
+		i++;
+	if (i >= size || data[i++] != '{')
+		return 0;
+	while (i < size && data[i] && strchr(" \t\r\n", data[i]))
+		i++;
+	return i < size && (data[i] == '"' || data[i] == '}');
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -88,18 +117,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sci_error e;
 	uint64_t seed = 0;
 	size_t n = 0, i;
-	int rc;
+	bool isolate = size && (data[size - 1] & 1);
+	int rc, json = is_json(data, size);
 
 	if (size > FUZZ_MAX_INPUT)
 		return 0;
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
-	rc = sci_policy_parse_buffer((const char *)data, size, "fuzz", SCI_PARSE_NO_INCLUDE, &p, &e);
+	if (json) {
+		struct sci_oci_options o = { 0 };
+
+		o.flags = isolate ? SCI_OCI_ISOLATE_ALLOWED : 0;
+		o.caps = SCI_OCI_DOCKER_CAPS;
+		o.kernel = "6.1";
+		rc = sci_policy_parse_oci_buffer((const char *)data, size, "fuzz", &o, &p, &e);
+	} else {
+		struct sci_parse_options o = { .size = sizeof(o) };
+
+		o.flags = SCI_PARSE_NO_INCLUDE | (isolate ? SCI_PARSE_ISOLATE_ALLOWED : 0);
+		o.warn = fuzz_warn;
+		rc = sci_policy_parse_buffer_opts((const char *)data, size, "fuzz", &o, &p, &e);
+	}
 	if (rc) {
-		/* every error says where and what */
+		/* every error says what (and, for a policy file, where) */
 		if (p || rc != e.code || !e.message[0] || strcmp(e.file, "fuzz"))
 			abort();
-		if (rc == -EINVAL && (!e.line || !e.column))
+		if (!json && rc == -EINVAL && (!e.line || !e.column) &&
+		    !strstr(e.message, "this is a binary file"))
 			abort();
 		if (devnull)
 			sci_error_print(&e, devnull);

@@ -29,6 +29,23 @@ static const char *const tokens[] = {
 	"return", "EPERM", "trap", "trace", "user-notify", "kill-process",
 	"kill-thread", "kill", "O_RDONLY", "PROT_EXEC", "0x", "0xffffffffffffffff",
 	"-1", "1", "0", "4095", "4096", "99999999999999999999",
+	/* minijail compatibility */
+	"@frequency ./x.frequency", "@denylist", "@keep-grants data", "@memory",
+	"file-io@sci", "@sci", "{read, write}: ", "{read, @network}: ", ", ",
+	"; return ", ">= 3 && arg0 <= 1000000", "0x100000000", "ioctl", "FIONBIO",
+	"AT_FDCWD", "user-notif", "\r\n",
+	/* OCI / Docker profiles */
+	"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": []}",
+	"\"defaultAction\"", "\"defaultErrnoRet\"", "\"architectures\"",
+	"\"flags\"", "\"syscalls\"", "\"names\"", "\"action\"", "\"errnoRet\"",
+	"\"args\"", "\"index\"", "\"value\"", "\"valueTwo\"", "\"op\"",
+	"\"includes\"", "\"excludes\"", "\"arches\"", "\"caps\"", "\"minKernel\"",
+	"\"SCMP_ACT_ALLOW\"", "\"SCMP_ACT_ERRNO\"", "\"SCMP_ACT_KILL_PROCESS\"",
+	"\"SCMP_ACT_TRACE\"", "\"SCMP_ACT_NOTIFY\"", "\"SCMP_ACT_ISOLATE\"",
+	"\"SCMP_ACT_ISOLATE_LEARN\"", "\"SCMP_CMP_EQ\"", "\"SCMP_CMP_GE\"",
+	"\"SCMP_CMP_LE\"", "\"SCMP_CMP_NE\"", "\"SCMP_CMP_MASKED_EQ\"",
+	"\"SCMP_ARCH_X86_64\"", "\"amd64\"", "\"CAP_SYS_ADMIN\"", "\"4.8\"",
+	": ", "[", "]", "null", "true",
 };
 
 static uint64_t state = 88172645463325252ULL;
