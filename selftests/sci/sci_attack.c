@@ -52,6 +52,19 @@ static int within(unsigned long s, unsigned long e, unsigned long lo, unsigned l
  * .noinstr.text and the thunks (executable, read-only), the task's stack
  * (read-write, NX) and read-only NX pages for cpu_sci and __per_cpu_offset.
  */
+/* CPUs in /sys/devices/system/cpu/possible ("0-N" or "0"); -1 if unknown. */
+static long possible_cpus(void)
+{
+	char buf[64];
+	long first, last;
+
+	if (sci_read_file("/sys/devices/system/cpu/possible", buf, sizeof(buf)) < 0)
+		return -1;
+	if (sscanf(buf, "%ld-%ld", &first, &last) == 2)
+		return last - first + 1;
+	return sscanf(buf, "%ld", &first) == 1 ? 1 : -1;
+}
+
 TEST(premapped_set)
 {
 	struct range r[256];
@@ -62,13 +75,14 @@ TEST(premapped_set)
 		      noinstr_end = sci_ksym("__noinstr_text_end"),
 		      thunk = sci_ksym("__indirect_thunk_start"),
 		      thunk_end = sci_ksym("__indirect_thunk_end");
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	long ncpus = possible_cpus();
 	unsigned long rw = 0, ro = 0, x = 0;
 	int i, n, status;
 	pid_t pid;
 
 	ASSERT_NE(0, entry);
 	ASSERT_NE(0, noinstr);
+	ASSERT_LT(0, ncpus);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
