@@ -77,8 +77,11 @@ bisect-check: tree initramfs
 fresh-check:
 	@$(STAGE) fresh-check qemu/fresh-check.sh $(B)
 
+# The build check of class 1 (Documentation/x86/sci.rst): every CR3 write
+# in what the SCI tables premap executable is on qemu/premap-cr3.allow.
 kernel: tree
 	@$(STAGE) kernel-$(KCONFIG) $(MAKE) --no-print-directory kernel-image KCONFIG=$(KCONFIG)
+	@qemu/premap-scan.py -q $(KOBJ)/vmlinux qemu/premap-cr3.allow
 
 .PHONY: kernel-image
 kernel-image: $(BZIMAGE) $(HDR)/.stamp
@@ -205,7 +208,7 @@ demo: kernel initramfs
 # What the SCI tables map executable at rest in this configuration's
 # vmlinux: sizes, RET/IRET/SYSRET counts and every CR3 write (issue #14).
 premap-scan: kernel
-	@qemu/premap-scan.py $(KOBJ)/vmlinux
+	@qemu/premap-scan.py $(KOBJ)/vmlinux qemu/premap-cr3.allow
 
 bench-qemu: kernel initramfs
 	@rc=0; GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1500} $(STAGE) bench \

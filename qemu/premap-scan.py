@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """List what the SCI tables map executable before any grant, in a vmlinux.
 
-usage: premap-scan.py VMLINUX [ALLOWLIST]
+usage: premap-scan.py [-q] VMLINUX [ALLOWLIST]
 
 The premapped code is what SCI maps at rest (arch/x86/mm/sci.c,
 sci_premap()): the PMD-aligned entry text block, .noinstr.text and the
@@ -10,9 +10,10 @@ indirect and return thunks.  A jump into it never faults, so every
 instruction in it is reachable by a hijacked isolated syscall.  This
 prints each range's size, its RET, IRET and SYSRET counts, and every
 write to CR3 with the function it is in.  With ALLOWLIST (lines
-"function+0xoff" or "function", '#' comments), it exits 1 when a CR3
-write is not listed, naming it, so that new CR3 loads in premapped code
-cannot land unnoticed.
+"function COUNT", '#' comments), it exits 1 when a function has more CR3
+writes than listed, or one that is not listed, naming them, so that new
+CR3 loads in premapped code cannot land unnoticed.  -q prints nothing but that failure (the build
+check `make kernel` runs).
 """
 import re
 import subprocess
@@ -69,15 +70,21 @@ def disasm(vmlinux, start, end):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    args = sys.argv[1:]
+    quiet = bool(args) and args[0] == "-q"
+    if quiet:
+        args = args[1:]
+    if len(args) not in (1, 2):
         sys.exit(__doc__)
-    vmlinux = sys.argv[1]
-    allow = set()
-    if len(sys.argv) == 3:
-        for line in open(sys.argv[2]):
-            line = line.split("#")[0].strip()
-            if line:
-                allow.add(line)
+    out = (lambda *a: None) if quiet else print
+    vmlinux = args[0]
+    allow = {}
+    if len(args) == 2:
+        for line in open(args[1]):
+            f = line.split("#")[0].split()
+            if f:
+                allow[f[0]] = int(f[1]) if len(f) > 1 else 1
+    seen = {}
     syms = symbols(vmlinux)
     total = 0
     unlisted = []
@@ -96,16 +103,17 @@ def main():
             if m:
                 cr3.append((addr, func, off, m.group(1)))
         total += end - start
-        print("%s: %#x-%#x, %d bytes; %d ret, %d iret, %d sysret, %d CR3 writes"
+        out("%s: %#x-%#x, %d bytes; %d ret, %d iret, %d sysret, %d CR3 writes"
               % (name, start, end, end - start, rets, irets, sysrets, len(cr3)))
         for addr, func, off, reg in cr3:
             where = "%s+%#x" % (func, off)
-            listed = where in allow or func in allow
+            seen[func] = seen.get(func, 0) + 1
+            listed = seen[func] <= allow.get(func, 0)
             if allow and not listed:
                 unlisted.append(where)
-            print("  %#x %s: mov %%%s,%%cr3%s" % (addr, where, reg,
+            out("  %#x %s: mov %%%s,%%cr3%s" % (addr, where, reg,
                   "" if not allow or listed else "   <- not on the allowlist"))
-    print("premapped executable: %d bytes" % total)
+    out("premapped executable: %d bytes" % total)
     if unlisted:
         print("premap-scan: CR3 writes in premapped code not on the allowlist: %s"
               % " ".join(unlisted), file=sys.stderr)

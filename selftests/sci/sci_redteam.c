@@ -53,25 +53,36 @@ struct sci_test_cr3_sites {
 #define USER_DS		0x2b
 #define USER_CS		0x33
 
-/* Nearest kernel symbol at or below @addr, as "name+0xoff". */
+/* Nearest kernel text symbol at or below @addr, as "name+0xoff". */
 static void ksym_name(unsigned long addr, char *out, size_t len)
 {
 	static char buf[1 << 23];
-	static int n;
-	unsigned long best = 0, a;
-	char name[128], bestname[128] = "?";
-	char *line, *end;
+	static unsigned long *addrs;
+	static char **names;
+	static int n, nr;
+	unsigned long best = 0;
+	const char *bestname = "?";
+	char *line, *end, type;
+	int i;
 
-	if (!n)
+	if (!n) {
 		n = sci_read_file("/proc/kallsyms", buf, sizeof(buf));
-	for (line = buf; n > 0 && line < buf + n; line = end + 1) {
-		end = strchr(line, '\n');
-		if (!end)
-			break;
-		if (sscanf(line, "%lx %*c %127s", &a, name) == 2 &&
-		    a <= addr && a > best) {
-			best = a;
-			snprintf(bestname, sizeof(bestname), "%s", name);
+		addrs = calloc(1 << 18, sizeof(*addrs));
+		names = calloc(1 << 18, sizeof(*names));
+		for (line = buf; n > 0 && addrs && names && nr < (1 << 18) &&
+		     (end = strchr(line, '\n')); line = end + 1) {
+			*end = '\0';
+			if (sscanf(line, "%lx %c", &addrs[nr], &type) == 2 &&
+			    (type == 't' || type == 'T') && strlen(line) > 19) {
+				names[nr] = line + 19;
+				nr++;
+			}
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		if (addrs[i] <= addr && addrs[i] > best) {
+			best = addrs[i];
+			bestname = names[i];
 		}
 	}
 	snprintf(out, len, "%s+0x%lx", bestname, addr - best);
@@ -315,7 +326,11 @@ TEST(commit_creds_chain)
  * landing must never run on the full tables.  The control: a RET straight
  * to the landing, unisolated, lands.
  */
-TEST(cr3_writes_in_premapped_code)
+FIXTURE(slow) {};
+FIXTURE_SETUP(slow) {}
+FIXTURE_TEARDOWN(slow) {}
+
+TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
@@ -368,10 +383,11 @@ TEST(cr3_writes_in_premapped_code)
 			a.len = 64;
 			a.data = (unsigned long)stack;
 		}
-		attack(&a, 1, &o);
 		ksym_name(sites.addr[i], name, sizeof(name));
-		TH_LOG("%#llx %s (reg %u): status %#x%s%s, %s", sites.addr[i],
-		       name, sites.reg[i], o.status,
+		TH_LOG("%#llx %s (reg %u) ...", sites.addr[i], name,
+		       sites.reg[i]);
+		attack(&a, 1, &o);
+		TH_LOG("  status %#x%s%s, %s", o.status,
 		       killed_by_sci(&o) ? " killed by SCI" : "",
 		       escaped(&o) ? " ESCAPED to the full tables" : "",
 		       strstr(o.rec, "reason: ") ?: "no violation");
