@@ -24,6 +24,7 @@ enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
+#define SCI_ATTACK_GS_BASE	0x5c1a77ac00000002ULL
 
 struct sci_test_attack {
 	__u32 how;
@@ -35,6 +36,7 @@ struct sci_test_attack {
 	__u64 landed_cr3;
 	__u64 sci_cr3;
 	__u64 kernel_cr3;
+	__u64 landed_rdi;
 };
 
 #define SCI_MAX_SITES		64
@@ -42,6 +44,8 @@ struct sci_test_cr3_sites {
 	__u64 nr;
 	__u64 addr[SCI_MAX_SITES];
 	__u8 reg[SCI_MAX_SITES];
+	__u64 error_entry_ret;
+	__u64 paranoid_entry_ret;
 };
 
 #define SCI_TEST_ATTACK		_IOWR('S', 15, struct sci_test_attack)
@@ -393,6 +397,89 @@ TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
 		       strstr(o.rec, "reason: ") ?: "no violation");
 		bad += !killed_by_sci(&o) || escaped(&o);
 	}
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Class 2 by an emulated exception (found by review): a return into
+ * error_entry or paranoid_entry at their switch to the full tables, with a
+ * genuine return address of the entry function (a stub whose handler does
+ * nothing) above forged pt_regs, passes for an exception that interrupted
+ * the isolated syscall.  If the return to the SCI tables then restores the
+ * forged registers, the attacker has every register and any instruction
+ * pointer: the forged %rdi reaches sci_test_landing().  Each CR3 write of
+ * the two functions is tried, with the forged frame right above the
+ * return address and one word higher; the landing must never see the
+ * forged %rdi, and never run on the full tables.
+ */
+#define FORGED_RDI	0x0bad0bad0bad0badULL
+
+TEST_F_TIMEOUT(slow, emulated_exception_gets_no_registers, 300)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), bad = 0, tried = 0;
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	unsigned int i, j, n, skip;
+	__u64 stack[64], ret;
+	struct outcome o;
+	char name[160];
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(0, landing);
+	memset(&sites, 0, sizeof(sites));
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_CR3_SITES, &sites));
+	close(fd);
+	ASSERT_NE(0, sites.error_entry_ret);
+	ASSERT_NE(0, sites.paranoid_entry_ret);
+	for (i = 0; i < sites.nr; i++) {
+		ksym_name(sites.addr[i], name, sizeof(name));
+		if (!strncmp(name, "error_entry+", 12))
+			ret = sites.error_entry_ret;
+		else if (!strncmp(name, "paranoid_entry+", 15))
+			ret = sites.paranoid_entry_ret;
+		else
+			continue;
+		for (skip = 0; skip < 2; skip++) {
+			memset(&a, 0, sizeof(a));
+			for (j = 0; j < 16; j++)
+				a.regs[j] = SCI_ATTACK_KERNEL_CR3;
+			/* paranoid_exit restores GS from %rbx */
+			a.regs[1] = SCI_ATTACK_GS_BASE;
+			n = 0;
+			stack[n++] = sites.addr[i];
+			if (skip)
+				stack[n++] = FORGED_RDI;
+			stack[n++] = ret;
+			for (j = 0; j < 15; j++)	/* r15 .. rdi */
+				stack[n++] = FORGED_RDI;
+			stack[n++] = -1;		/* orig_ax */
+			stack[n++] = landing;
+			stack[n++] = KERNEL_CS;
+			stack[n++] = 0x2;
+			stack[n] = SCI_ATTACK_STACK + 8 * (n + 2);
+			n++;
+			stack[n++] = KERNEL_DS;
+			while (n < 64)
+				stack[n++] = landing;
+			a.how = SCI_ATTACK_RET;
+			a.len = 64;
+			a.data = (unsigned long)stack;
+			TH_LOG("%s, frame %u word(s) up ...", name, skip + 1);
+			attack(&a, 1, &o);
+			TH_LOG("  status %#x%s, landed %llu, %%rdi %s, %s", o.status,
+			       killed_by_sci(&o) ? " killed by SCI" : "",
+			       o.have ? o.a.landed : 0,
+			       o.have && o.a.landed_rdi == FORGED_RDI ? "FORGED" : "not forged",
+			       escaped(&o) ? "ESCAPED to the full tables" : "stayed isolated");
+			tried++;
+			bad += (o.have && o.a.landed && o.a.landed_rdi == FORGED_RDI) ||
+			       escaped(&o);
+		}
+	}
+	ASSERT_LE(4, tried);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
