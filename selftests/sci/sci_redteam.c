@@ -409,9 +409,10 @@ TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
  * the isolated syscall.  If the return to the SCI tables then restores the
  * forged registers, the attacker has every register and any instruction
  * pointer: the forged %rdi reaches sci_test_landing().  Each CR3 write of
- * the two functions is tried, with the forged frame right above the
- * return address and one word higher; the landing must never see the
- * forged %rdi, and never run on the full tables.
+ * the two functions is tried, with the return address and the forged
+ * frame 0 to 3 words up the stack (the switch may have pushed scratch
+ * registers first); the landing must never see the forged %rdi, and never
+ * run on the full tables.
  */
 #define FORGED_RDI	0x0bad0bad0bad0badULL
 
@@ -442,7 +443,7 @@ TEST_F_TIMEOUT(slow, emulated_exception_gets_no_registers, 300)
 			ret = sites.paranoid_entry_ret;
 		else
 			continue;
-		for (skip = 0; skip < 2; skip++) {
+		for (skip = 0; skip < 4; skip++) {
 			memset(&a, 0, sizeof(a));
 			for (j = 0; j < 16; j++)
 				a.regs[j] = SCI_ATTACK_KERNEL_CR3;
@@ -450,7 +451,7 @@ TEST_F_TIMEOUT(slow, emulated_exception_gets_no_registers, 300)
 			a.regs[1] = SCI_ATTACK_GS_BASE;
 			n = 0;
 			stack[n++] = sites.addr[i];
-			if (skip)
+			for (j = 0; j < skip; j++)
 				stack[n++] = FORGED_RDI;
 			stack[n++] = ret;
 			for (j = 0; j < 15; j++)	/* r15 .. rdi */
