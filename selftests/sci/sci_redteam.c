@@ -92,6 +92,19 @@ static void ksym_name(unsigned long addr, char *out, size_t len)
 	snprintf(out, len, "%s+0x%lx", bestname, addr - best);
 }
 
+/* The CR3 writes of the premapped code and the entry return addresses. */
+static int cr3_sites(struct sci_test_cr3_sites *sites)
+{
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), ret;
+
+	if (fd < 0)
+		return -errno;
+	memset(sites, 0, sizeof(*sites));
+	ret = ioctl(fd, SCI_TEST_CR3_SITES, sites) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 /*
  * How an attack in a child ended: the child writes its sci_test_attack
  * result (if the ioctl came back) to a pipe.
@@ -338,19 +351,16 @@ TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
-	int fd = open(SCI_ATTACK_PATH, O_RDWR), bad = 0;
 	struct sci_test_cr3_sites sites;
+	int bad = 0;
 	__u64 stack[64];
 	struct sci_test_attack a;
 	struct outcome o;
 	unsigned int i, j;
 	char name[160];
 
-	ASSERT_LE(0, fd);
 	ASSERT_NE(0, landing);
-	memset(&sites, 0, sizeof(sites));
-	ASSERT_EQ(0, ioctl(fd, SCI_TEST_CR3_SITES, &sites));
-	close(fd);
+	ASSERT_EQ(0, cr3_sites(&sites));
 	TH_LOG("%llu CR3 writes in premapped code", sites.nr);
 	ASSERT_LT(0, sites.nr);
 
@@ -420,19 +430,16 @@ TEST_F_TIMEOUT(slow, emulated_exception_gets_no_registers, 300)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
-	int fd = open(SCI_ATTACK_PATH, O_RDWR), bad = 0, tried = 0;
 	struct sci_test_cr3_sites sites;
+	int bad = 0, tried = 0;
 	struct sci_test_attack a;
 	unsigned int i, j, n, skip;
 	__u64 stack[64], ret;
 	struct outcome o;
 	char name[160];
 
-	ASSERT_LE(0, fd);
 	ASSERT_NE(0, landing);
-	memset(&sites, 0, sizeof(sites));
-	ASSERT_EQ(0, ioctl(fd, SCI_TEST_CR3_SITES, &sites));
-	close(fd);
+	ASSERT_EQ(0, cr3_sites(&sites));
 	ASSERT_NE(0, sites.error_entry_ret);
 	ASSERT_NE(0, sites.paranoid_entry_ret);
 	for (i = 0; i < sites.nr; i++) {
