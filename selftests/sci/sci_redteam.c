@@ -51,6 +51,7 @@ struct sci_test_cr3_sites {
 #define SCI_TEST_ATTACK		_IOWR('S', 15, struct sci_test_attack)
 #define SCI_TEST_CR3_SITES	_IOR('S', 16, struct sci_test_cr3_sites)
 #define SCI_TEST_ROOT_CRED	_IOR('S', 17, __u64)
+#define SCI_TEST_TEXT_POKE	_IOW('S', 18, unsigned long)
 
 #define KERNEL_CS	0x10
 #define KERNEL_DS	0x18
@@ -490,6 +491,68 @@ TEST_F_TIMEOUT(slow, emulated_exception_gets_no_registers, 300)
 	ASSERT_LE(4, tried);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Class 10, text_poke(): patching kernel text (a static key or static call
+ * that the syscall flips, an unprivileged setsockopt(TCP_MD5SIG) for one)
+ * switches to text_poke()'s temporary mm and back to the task's mm, whose
+ * tables are the full kernel tables.  The rest of an isolated syscall must
+ * still run on its SCI tables: the hook reports the tables it ran on
+ * before and after the patching (3: on the SCI tables both times), and
+ * then jumps into the middle of a function, which must be killed.
+ * Unisolated, the same hook reports 0 and the jump completes.
+ */
+static void run_poke(int fd, int isolate, long *ret, int *status, char *rec,
+		     size_t reclen)
+{
+	int pfd[2];
+	pid_t pid;
+
+	*ret = -1;
+	*status = -1;
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		long r;
+
+		close(pfd[0]);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		r = ioctl(fd, SCI_TEST_TEXT_POKE, 0);
+		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(91);
+		ioctl(fd, SCI_TEST_TEXT_POKE, 1);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], ret, sizeof(*ret)) != sizeof(*ret))
+		*ret = -1;
+	close(pfd[0]);
+	*status = sci_reap(pid, rec, reclen);
+}
+
+TEST(text_poke_keeps_isolation)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), ret;
+	int fd = test_fd(), status;
+	char rec[1024];
+
+	ASSERT_LE(0, fd);
+	run_poke(fd, 0, &ret, &status, rec, sizeof(rec));
+	TH_LOG("unisolated: hook %ld, status %#x", ret, status);
+	ASSERT_EQ(0, ret);
+	ASSERT_EXIT0(status);
+
+	run_poke(fd, 1, &ret, &status, rec, sizeof(rec));
+	TH_LOG("isolated: hook %ld (3: on the SCI tables before and after), status %#x, /proc/PID/sci: %s",
+	       ret, status, rec);
+	EXPECT_EQ(3, ret);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
