@@ -500,8 +500,9 @@ TEST_F_TIMEOUT(slow, emulated_exception_gets_no_registers, 300)
  * tables are the full kernel tables.  The rest of an isolated syscall must
  * still run on its SCI tables: the hook reports the tables it ran on
  * before and after the patching (3: on the SCI tables both times), and
- * then jumps into the middle of a function, which must be killed.
- * Unisolated, the same hook reports 0 and the jump completes.
+ * then jumps into the middle of a function, which must be killed; no
+ * isolated syscall may come back on other tables than its own (the "lost"
+ * counter).  Unisolated, the same hook reports 0 and the jump completes.
  */
 static void run_poke(int fd, int isolate, long *ret, int *status, char *rec,
 		     size_t reclen)
@@ -535,7 +536,7 @@ static void run_poke(int fd, int isolate, long *ret, int *status, char *rec,
 
 TEST(text_poke_keeps_isolation)
 {
-	long oops = sci_read_long("/sys/kernel/oops_count"), ret;
+	long oops = sci_read_long("/sys/kernel/oops_count"), ret, lost;
 	int fd = test_fd(), status;
 	char rec[1024];
 
@@ -545,10 +546,14 @@ TEST(text_poke_keeps_isolation)
 	ASSERT_EQ(0, ret);
 	ASSERT_EXIT0(status);
 
+	lost = sci_stat("lost");
+	ASSERT_LE(0, lost);
 	run_poke(fd, 1, &ret, &status, rec, sizeof(rec));
 	TH_LOG("isolated: hook %ld (3: on the SCI tables before and after), status %#x, /proc/PID/sci: %s",
 	       ret, status, rec);
 	EXPECT_EQ(3, ret);
+	/* No isolated syscall came back on other tables than its own. */
+	EXPECT_EQ(lost, sci_stat("lost"));
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
