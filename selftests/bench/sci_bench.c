@@ -927,27 +927,43 @@ static long meminfo_kib(const char *key)
 	return -1;
 }
 
-/* Mapped pages and table_pages of @pid's SCI tables, from the dump. */
-static int dump_task(pid_t pid, long *mapped, long *tpages)
+/*
+ * Mapped pages, executable pages (if @xpages) and table_pages of @pid's
+ * SCI tables, from the dump.
+ */
+static int dump_task_x(pid_t pid, long *mapped, long *tpages, long *xpages)
 {
 	static char buf[1 << 16];
 	char pidbuf[32], *line, *save;
 
 	*mapped = *tpages = -1;
+	if (xpages)
+		*xpages = -1;
 	snprintf(pidbuf, sizeof(pidbuf), "%d", pid);
 	if (sci_write_file("/sys/kernel/debug/sci/dump_pid", pidbuf) ||
 	    sci_read_file("/sys/kernel/debug/sci/dump", buf, sizeof(buf)) <= 0)
 		return -1;
 	*mapped = 0;
+	if (xpages)
+		*xpages = 0;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned long s, e, pages;
+		char prot[8];
 
-		if (sscanf(line, "0x%lx-0x%lx %lu", &s, &e, &pages) == 3)
+		if (sscanf(line, "0x%lx-0x%lx %lu %7s", &s, &e, &pages, prot) == 4) {
 			*mapped += pages;
-		else
+			if (xpages && prot[0] == 'x')
+				*xpages += pages;
+		} else {
 			sscanf(line, "table_pages: %ld", tpages);
+		}
 	}
 	return 0;
+}
+
+static int dump_task(pid_t pid, long *mapped, long *tpages)
+{
+	return dump_task_x(pid, mapped, tpages, NULL);
 }
 
 /*
@@ -1127,6 +1143,8 @@ static void mem_run(int n, unsigned int action, struct mem_result *mr)
 }
 
 static long worker_mapped = -1, worker_tpages = -1;
+/* Executable pages of each isolating worker's SCI tables at rest, after @op */
+static long xrest[NOPS][NISO];
 static int ntasks;
 static int tasks[16] = { 1, 10, 100, 1000 };
 static struct mem_result mem_iso[16], mem_ctl[16];
@@ -1159,6 +1177,61 @@ static void csv_row(const char *section, const char *op, const char *mode,
 		    const char *metric, double v)
 {
 	C("%s,%s,%s,%s,%.4g\n", section, op, mode, metric, v);
+}
+
+/*
+ * Kernel code an isolated syscall can execute without a check on its
+ * next fetch fault: the executable pages of its SCI tables.  At rest
+ * (from the task's table dump) that is the premapped set, plus the kept
+ * code pages in keep mode; during a syscall, the code pages it faulted in
+ * too (each code fault grants one page that no earlier fault of the
+ * syscall granted: the grant trace shows no repeats).
+ */
+static void exposure_report(void)
+{
+	unsigned long stext = ksym_addr("_stext", 0, 0, &(int){0});
+	unsigned long etext = ksym_addr("_etext", 0, 0, &(int){0});
+	double text = stext && etext > stext ? (etext - stext) / 4096.0 : 0;
+	long premapped = -1;
+	int op, i;
+
+	for (op = 1; op < NOPS && premapped < 0; op++)
+		if (op_enabled[op] && op_n[op])
+			premapped = xrest[op][0];
+	T("\nKernel code exposed (executable 4 KiB pages of the SCI tables),\n"
+	  "against the kernel's text (_stext to _etext, %.0f pages, %.1f MiB).\n"
+	  "Premapped at rest: entry text block, .noinstr.text, thunks: %ld pages.\n"
+	  "During one isolated syscall of the operation: premapped + the code\n"
+	  "pages it faulted in (code faults / syscalls, median); keep: the\n"
+	  "task's executable pages at rest after that operation's runs (kept\n"
+	  "code, growing with each operation the task ran: cumulative, in this\n"
+	  "order); x: kernel text pages over the exposed pages.\n\n",
+	  text, text * 4096 / 1048576, premapped);
+	T("%-21s %10s %10s %8s | %10s %8s | %10s %8s\n", "operation", "code/sysc",
+	  "isolate", "x", "keepd", "x", "keep rest", "x");
+	for (op = 1; op < NOPS; op++) {
+		double sysc, during[2];
+
+		if (!op_enabled[op] || !op_n[op] || premapped < 0)
+			continue;
+		for (i = 0; i < 2; i++) {
+			sysc = st_med[op][i][ST_SYSCALLS];
+			during[i] = premapped +
+				    (sysc >= 1 ? st_med[op][i][ST_CODE] / sysc : 0);
+		}
+		sysc = st_med[op][0][ST_SYSCALLS];
+		T("%-21s %10.1f %10.1f %8.1f | %10.1f %8.1f | %10ld %8.1f\n",
+		  ops[op].label,
+		  sysc >= 1 ? st_med[op][0][ST_CODE] / sysc : 0,
+		  during[0], ratio(text, during[0]), during[1],
+		  ratio(text, during[1]), xrest[op][2],
+		  xrest[op][2] > 0 ? ratio(text, xrest[op][2]) : 0);
+		C("sci,%s,isolate,exec_pages,%.4g\n", ops[op].name, during[0]);
+		C("sci,%s,keepd,exec_pages,%.4g\n", ops[op].name, during[1]);
+		C("sci,%s,keep,exec_pages_at_rest,%ld\n", ops[op].name, xrest[op][2]);
+	}
+	C("sci,all,kernel,text_pages,%.0f\n", text);
+	C("sci,all,isolate,premapped_exec_pages,%ld\n", premapped);
 }
 
 static void report(const char *env, double total_s)
@@ -1273,6 +1346,8 @@ static void report(const char *env, double total_s)
 			}
 		}
 	}
+
+	exposure_report();
 
 	T("\nSCI page-table memory per isolated task: the table_pages counter (PUD,\n"
 	  "PMD and PTE pages below each task's PGD) over the tasks alive, at rest\n"
@@ -1483,9 +1558,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	calibrate();
-	for (op = 1; op < NOPS; op++)
-		if (op_enabled[op])
-			time_op(op);
+	for (op = 1; op < NOPS; op++) {
+		if (!op_enabled[op])
+			continue;
+		time_op(op);
+		for (i = 0; i < NISO; i++) {
+			long mapped, tpages;
+
+			if (workers[iso_mode[i]].pid <= 0 ||
+			    dump_task_x(workers[iso_mode[i]].pid, &mapped, &tpages,
+					&xrest[op][i]))
+				xrest[op][i] = -1;
+		}
+	}
 	if (workers[M_ISOLATE].pid > 0)
 		dump_task(workers[M_ISOLATE].pid, &worker_mapped, &worker_tpages);
 	stop_workers();
