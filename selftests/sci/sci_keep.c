@@ -12,7 +12,9 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "sci.h"
@@ -496,6 +498,139 @@ TEST(keeping_task_still_killed_for_a_bad_jump)
 	TH_LOG("status 0x%x, record:\n%s", status, rec);
 	ASSERT_KILLED(status);
 	ASSERT_NE(NULL, strstr(rec, "reason: unverified jump"));
+}
+
+/*
+ * Class 6 of the red team (sci_redteam.c): what SECCOMP_ISOLATE_KEEP
+ * accumulates.  A keeping task that runs many different syscalls keeps
+ * the code pages they granted, where jumps are not verified any more:
+ * kernel.sci_keep_max_code bounds them.  Returns the code grants the
+ * task holds at rest after the workload (spinning in user space, no
+ * syscall in flight), from its table dump, and the executable pages of
+ * the dump in @xpages; -1 on failure.
+ */
+#define KEEP_MAX_CODE "/proc/sys/kernel/sci_keep_max_code"
+
+static void keep_workload(void)
+{
+	char buf[4096];
+	struct stat st;
+	int i, fd, p[2];
+	void *m;
+
+	for (i = 0; i < 3; i++) {
+		syscall(__NR_getpid);
+		syscall(__NR_getppid);
+		syscall(__NR_getuid);
+		syscall(__NR_sched_yield);
+		fd = open("/proc/self/status", O_RDONLY);
+		if (fd >= 0) {
+			read(fd, buf, sizeof(buf));
+			close(fd);
+		}
+		stat("/", &st);
+		getcwd(buf, sizeof(buf));
+		if (!pipe(p)) {
+			write(p[1], "x", 1);
+			read(p[0], buf, 1);
+			close(p[0]);
+			close(p[1]);
+		}
+		m = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED) {
+			memset(m, 1, 65536);
+			munmap(m, 65536);
+		}
+		fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+		if (fd >= 0) {
+			syscall(__NR_getdents64, fd, buf, sizeof(buf));
+			close(fd);
+		}
+		usleep(1000);
+	}
+}
+
+static long kept_code(long *xpages)
+{
+	static char buf[1 << 16];
+	char pidbuf[32], *p, *line, *save;
+	volatile int *go;
+	long code = -1;
+	pid_t pid;
+
+	*xpages = -1;
+	go = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	if (go == MAP_FAILED)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (sci_filter(-1, KEEP))
+			_exit(90);
+		keep_workload();
+		/* At rest: no syscall in flight while the parent reads the dump. */
+		__atomic_store_n(&go[0], 1, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&go[1], __ATOMIC_ACQUIRE))
+			__builtin_ia32_pause();
+		_exit(0);
+	}
+	while (!__atomic_load_n(&go[0], __ATOMIC_ACQUIRE) &&
+	       waitpid(pid, NULL, WNOHANG) == 0)
+		usleep(1000);
+	snprintf(pidbuf, sizeof(pidbuf), "%d", pid);
+	if (go[0] && !sci_write_file("/sys/kernel/debug/sci/dump_pid", pidbuf) &&
+	    sci_read_file("/sys/kernel/debug/sci/dump", buf, sizeof(buf)) > 0 &&
+	    (p = strstr(buf, "code_grants: "))) {
+		code = atol(p + 13);
+		*xpages = 0;
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			unsigned long s, e, n;
+			char prot[8];
+
+			if (sscanf(line, "0x%lx-0x%lx %lu %7s", &s, &e, &n,
+				   prot) == 4 && prot[0] == 'x')
+				*xpages += n;
+		}
+	}
+	__atomic_store_n(&go[1], 1, __ATOMIC_RELEASE);
+	if (sci_reap(pid, NULL, 0))
+		code = -1;
+	munmap((void *)go, 4096);
+	return code;
+}
+
+TEST(keep_max_code_bounds_kept_code)
+{
+	long old = sci_read_long(KEEP_MAX_CODE), capped = sci_stat("keep_code_capped");
+	long code_hi, code_lo, code_0, x_hi, x_lo, x_0;
+	char val[32];
+
+	ASSERT_LE(0, old);
+	ASSERT_EQ(-1, sci_write_file(KEEP_MAX_CODE, "16385"));
+	ASSERT_EQ(0, sci_write_file(KEEP_MAX_CODE, "16384"));
+	code_hi = kept_code(&x_hi);
+	ASSERT_EQ(0, sci_write_file(KEEP_MAX_CODE, "16"));
+	code_lo = kept_code(&x_lo);
+	ASSERT_EQ(0, sci_write_file(KEEP_MAX_CODE, "0"));
+	code_0 = kept_code(&x_0);
+	snprintf(val, sizeof(val), "%ld", old);
+	sci_write_file(KEEP_MAX_CODE, val);
+	TH_LOG("at rest: %ld kept code grants, %ld executable pages with the sysctl at 16384; %ld, %ld at 16; %ld, %ld at 0 (the premapped set)",
+	       code_hi, x_hi, code_lo, x_lo, code_0, x_0);
+	ASSERT_EQ(0, code_0);
+	ASSERT_LT(0, x_0);
+	/* The workload keeps more than 16 code pages when nothing caps it. */
+	ASSERT_LT(16, code_hi);
+	ASSERT_LT(x_0 + 16, x_hi);
+	/* Capped: at most 16 executable pages beyond the premapped set. */
+	ASSERT_LE(0, code_lo);
+	ASSERT_GE(16, code_lo);
+	ASSERT_GE(x_0 + 16, x_lo);
+	ASSERT_LT(capped, sci_stat("keep_code_capped"));
 }
 
 TEST_HARNESS_MAIN
