@@ -967,6 +967,46 @@ static int dump_task(pid_t pid, long *mapped, long *tpages)
 }
 
 /*
+ * Executable pages of an isolated task's SCI tables at rest, with no
+ * syscall in flight (it spins in user space): the premapped set.  The
+ * timing workers always wait in an isolated read, whose grants a dump
+ * would count.
+ */
+static long premapped_xpages(void)
+{
+	volatile int *flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long mapped, tpages, x = -1;
+	long long t0 = now_ns();
+	pid_t pid;
+
+	if (flag == MAP_FAILED)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (install(SECCOMP_RET_ISOLATE, 0))
+			_exit(1);
+		syscall(__NR_getpid);
+		__atomic_store_n(&flag[0], 1, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&flag[1], __ATOMIC_ACQUIRE))
+			__builtin_ia32_pause();
+		_exit(0);
+	}
+	if (pid > 0) {
+		while (!__atomic_load_n(&flag[0], __ATOMIC_ACQUIRE) &&
+		       now_ns() - t0 < 60e9 && waitpid(pid, NULL, WNOHANG) == 0)
+			usleep(1000);
+		if (flag[0] && dump_task_x(pid, &mapped, &tpages, &x))
+			x = -1;
+		__atomic_store_n(&flag[1], 1, __ATOMIC_RELEASE);
+		waitpid(pid, NULL, 0);
+	}
+	munmap((void *)flag, 4096);
+	return x;
+}
+
+/*
  * Isolate every syscall but the three the test synchronises with (read on
  * MEM_GO1 and MEM_GO2, write on MEM_READY), which are allowed: a task
  * waiting for the next step is at rest, between two isolated syscalls.
@@ -1145,6 +1185,7 @@ static void mem_run(int n, unsigned int action, struct mem_result *mr)
 static long worker_mapped = -1, worker_tpages = -1;
 /* Executable pages of each isolating worker's SCI tables at rest, after @op */
 static long xrest[NOPS][NISO];
+static long xpremapped = -1;
 static int ntasks;
 static int tasks[16] = { 1, 10, 100, 1000 };
 static struct mem_result mem_iso[16], mem_ctl[16];
@@ -1191,22 +1232,37 @@ static void exposure_report(void)
 {
 	unsigned long stext = ksym_addr("_stext", 0, 0, &(int){0});
 	unsigned long etext = ksym_addr("_etext", 0, 0, &(int){0});
+	unsigned long es = ksym_addr("__entry_text_start", 0, 0, &(int){0});
+	unsigned long ee = ksym_addr("__entry_text_end", 0, 0, &(int){0});
 	double text = stext && etext > stext ? (etext - stext) / 4096.0 : 0;
-	long premapped = -1;
+	long premapped = xpremapped, pad = 0;
 	int op, i;
 
-	for (op = 1; op < NOPS && premapped < 0; op++)
-		if (op_enabled[op] && op_n[op])
-			premapped = xrest[op][0];
+	/*
+	 * PTI maps the entry text as whole 2 MiB blocks (it is PMD-aligned
+	 * in vmlinux, padded with int3): the padding is mapped, not code.
+	 */
+	if (premapped < 0)
+		fail("exposure: no table dump of an isolated task at rest");
+	if (es && ee > es)
+		pad = (((ee + (1UL << 21) - 1) & ~((1UL << 21) - 1)) -
+		       (es & ~((1UL << 21) - 1))) / 4096 -
+		      (((ee + 4095) & ~4095UL) - (es & ~4095UL)) / 4096;
 	T("\nKernel code exposed (executable 4 KiB pages of the SCI tables),\n"
 	  "against the kernel's text (_stext to _etext, %.0f pages, %.1f MiB).\n"
-	  "Premapped at rest: entry text block, .noinstr.text, thunks: %ld pages.\n"
-	  "During one isolated syscall of the operation: premapped + the code\n"
-	  "pages it faulted in (code faults / syscalls, median); keep: the\n"
-	  "task's executable pages at rest after that operation's runs (kept\n"
-	  "code, growing with each operation the task ran: cumulative, in this\n"
-	  "order); x: kernel text pages over the exposed pages.\n\n",
-	  text, text * 4096 / 1048576, premapped);
+	  "Premapped at rest: %ld pages, of which about %ld are the int3 padding of\n"
+	  "the 2 MiB entry text block that PTI maps whole (with the SRSO alias\n"
+	  "thunks, a few bytes) and %ld are code: entry text, .noinstr.text, thunks.\n"
+	  "During one isolated syscall of the operation: the premapped code + the\n"
+	  "code pages it faulted in (code faults / syscalls, median); keep: the\n"
+	  "executable code pages of the keeping worker's tables after that\n"
+	  "operation's runs, while it waits in an isolated read for its next\n"
+	  "command (kept code, growing with each operation the task ran: in this\n"
+	  "order, capped by kernel.sci_keep_max_code, plus that read's own\n"
+	  "grants); x: kernel text pages over the exposed code pages.\n\n",
+	  text, text * 4096 / 1048576, premapped, pad, premapped - pad);
+	if (premapped >= 0)
+		premapped -= pad;
 	T("%-21s %10s %10s %8s | %10s %8s | %10s %8s\n", "operation", "code/sysc",
 	  "isolate", "x", "keepd", "x", "keep rest", "x");
 	for (op = 1; op < NOPS; op++) {
@@ -1224,14 +1280,17 @@ static void exposure_report(void)
 		  ops[op].label,
 		  sysc >= 1 ? st_med[op][0][ST_CODE] / sysc : 0,
 		  during[0], ratio(text, during[0]), during[1],
-		  ratio(text, during[1]), xrest[op][2],
-		  xrest[op][2] > 0 ? ratio(text, xrest[op][2]) : 0);
+		  ratio(text, during[1]), xrest[op][2] - pad,
+		  xrest[op][2] > pad ? ratio(text, xrest[op][2] - pad) : 0);
+		if (xrest[op][0] < 0 || xrest[op][2] < 0)
+			fail("exposure of %s: no table dump of a worker", ops[op].name);
 		C("sci,%s,isolate,exec_pages,%.4g\n", ops[op].name, during[0]);
 		C("sci,%s,keepd,exec_pages,%.4g\n", ops[op].name, during[1]);
-		C("sci,%s,keep,exec_pages_at_rest,%ld\n", ops[op].name, xrest[op][2]);
+		C("sci,%s,keep,exec_pages_at_rest,%ld\n", ops[op].name, xrest[op][2] - pad);
 	}
 	C("sci,all,kernel,text_pages,%.0f\n", text);
-	C("sci,all,isolate,premapped_exec_pages,%ld\n", premapped);
+	C("sci,all,isolate,premapped_code_pages,%ld\n", premapped);
+	C("sci,all,isolate,entry_block_padding_pages,%ld\n", pad);
 }
 
 static void report(const char *env, double total_s)
@@ -1573,6 +1632,7 @@ int main(int argc, char **argv)
 	}
 	if (workers[M_ISOLATE].pid > 0)
 		dump_task(workers[M_ISOLATE].pid, &worker_mapped, &worker_tpages);
+	xpremapped = premapped_xpages();
 	stop_workers();
 	if (pin_cpu >= 0)
 		sched_setaffinity(0, sizeof(all_cpus), &all_cpus);
