@@ -52,6 +52,7 @@ struct sci_test_cr3_sites {
 #define SCI_TEST_CR3_SITES	_IOR('S', 16, struct sci_test_cr3_sites)
 #define SCI_TEST_ROOT_CRED	_IOR('S', 17, __u64)
 #define SCI_TEST_TEXT_POKE	_IOW('S', 18, unsigned long)
+#define SCI_TEST_FORGE		_IOW('S', 19, unsigned long)
 
 #define KERNEL_CS	0x10
 #define KERNEL_DS	0x18
@@ -554,6 +555,61 @@ TEST(text_poke_keeps_isolation)
 	EXPECT_EQ(3, ret);
 	/* No isolated syscall came back on other tables than its own. */
 	EXPECT_EQ(lost, sci_stat("lost"));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
+/*
+ * Class 7, the tables SCI copies from: an arbitrary write to the kernel's
+ * own page tables (Dirty Pagetable) that points the PTE of a kernel text
+ * page at a page of the attacker's code.  Without SCI that works (out of
+ * SCI's scope: the full tables are forged for every context); a code grant
+ * copied from the forged PTE would run it inside an isolated syscall too.
+ * The hook forges the PTE of sci_test_target()'s first page to a page
+ * whose code returns SCI_TEST_FORGED; unisolated, a call returns it; an
+ * isolated call of the same function (at its first byte, which the fetch
+ * rule allows) must be killed: the kernel image is a linear map, and the
+ * forged frame is not the one its address gives.
+ */
+#define SCI_TEST_FORGED	0x5c1f0c3d
+
+TEST(forged_kernel_pte_not_granted)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), forged, r = -1;
+	int fd = test_fd(), status, pfd[2];
+	char rec[1024];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(pfd));
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_FORGE, 1));
+	forged = ioctl(fd, SCI_TEST_FORGE, 2);
+	pid = fork();
+	if (pid == 0) {
+		long v;
+
+		close(pfd[0]);
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		v = ioctl(fd, SCI_TEST_FORGE, 2);
+		write(pfd[1], &v, sizeof(v));
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (pid > 0 && read(pfd[0], &r, sizeof(r)) != sizeof(r))
+		r = -1;
+	close(pfd[0]);
+	status = pid > 0 ? sci_reap(pid, rec, sizeof(rec)) : -1;
+	/* Undo the forgery before any assertion can end the test. */
+	EXPECT_EQ(0, ioctl(fd, SCI_TEST_FORGE, 0));
+	TH_LOG("unisolated call: %#lx; isolated: %#lx, status %#x, /proc/PID/sci: %s",
+	       forged, r, status, rec);
+	EXPECT_NE(SCI_TEST_FORGED, ioctl(fd, SCI_TEST_FORGE, 2));
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(SCI_TEST_FORGED, forged);
+	EXPECT_NE(SCI_TEST_FORGED, r);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
