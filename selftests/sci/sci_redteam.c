@@ -53,6 +53,7 @@ struct sci_test_cr3_sites {
 #define SCI_TEST_ROOT_CRED	_IOR('S', 17, __u64)
 #define SCI_TEST_TEXT_POKE	_IOW('S', 18, unsigned long)
 #define SCI_TEST_FORGE		_IOW('S', 19, unsigned long)
+#define SCI_TEST_FLOW		_IOW('S', 20, unsigned long)
 
 #define KERNEL_CS	0x10
 #define KERNEL_DS	0x18
@@ -612,6 +613,51 @@ TEST(forged_kernel_pte_not_granted)
 	EXPECT_NE(SCI_TEST_FORGED, r);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
+/*
+ * Classes 4 and 5, the rules that accept a fetch inside a function the
+ * syscall did not enter at its first byte (the hook's comment has the
+ * layout).  Case 0, the function's own straddling instruction, must run
+ * isolated; case 1, a misaligned jump that decodes a different
+ * instruction across the page boundary, and case 2, a landing on the next
+ * page where nothing in the function jumps, must be killed.  Unisolated,
+ * all three complete.
+ */
+TEST(fetch_inside_function_decoded)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	static const char *const what[] = {
+		"own straddling instruction", "misaligned straddle",
+		"landing that is no jump target",
+	};
+	int fd = test_fd(), status, i;
+	char rec[1024];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, ioctl(fd, SCI_TEST_FLOW, i));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			_exit(ioctl(fd, SCI_TEST_FLOW, i) ? 91 : 0);
+		}
+		status = sci_reap(pid, rec, sizeof(rec));
+		TH_LOG("%s: isolated status %#x, /proc/PID/sci: %s", what[i],
+		       status, strstr(rec, "reason: ") ?: "no violation");
+		if (i == 0) {
+			EXPECT_EQ(0, status);
+		} else {
+			EXPECT_TRUE(WIFSIGNALED(status) &&
+				    WTERMSIG(status) == SIGKILL);
+			EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+		}
+	}
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(fd);
 }
