@@ -629,6 +629,7 @@ TEST(forged_kernel_pte_not_granted)
 TEST(fetch_inside_function_decoded)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
+	long undecoded = sci_stat("undecoded");
 	static const char *const what[] = {
 		"own straddling instruction", "misaligned straddle",
 		"landing that is no jump target",
@@ -658,6 +659,9 @@ TEST(fetch_inside_function_decoded)
 			EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
 		}
 	}
+	/* Every function decoded: no fall back to the page rule. */
+	EXPECT_LE(0, undecoded);
+	EXPECT_EQ(undecoded, sci_stat("undecoded"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(fd);
 }
