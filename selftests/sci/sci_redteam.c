@@ -666,4 +666,38 @@ TEST(fetch_inside_function_decoded)
 	close(fd);
 }
 
+/*
+ * Class 7 again, with the frame left alone: a forged write bit on the
+ * direct-map alias of a kernel text page.  Unisolated, a write through it
+ * lands (a NOP over a NOP); an isolated syscall must not get a writable
+ * grant of a text frame, whatever the address: killed.
+ */
+TEST(writable_alias_of_text_not_granted)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), plain;
+	int fd = test_fd(), status;
+	char rec[1024];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_FORGE, 3));
+	plain = ioctl(fd, SCI_TEST_FORGE, 4);
+	pid = fork();
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		_exit(ioctl(fd, SCI_TEST_FORGE, 4) ? 91 : 0);
+	}
+	status = pid > 0 ? sci_reap(pid, rec, sizeof(rec)) : -1;
+	EXPECT_EQ(0, ioctl(fd, SCI_TEST_FORGE, 0));
+	TH_LOG("unisolated write: %ld; isolated: status %#x, /proc/PID/sci: %s",
+	       plain, status, strstr(rec, "reason: ") ?: "no violation");
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, plain);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "forged kernel mapping"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
