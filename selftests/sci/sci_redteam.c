@@ -622,9 +622,11 @@ TEST(forged_kernel_pte_not_granted)
  * syscall did not enter at its first byte (the hook's comment has the
  * layout).  Case 0, the function's own straddling instruction, must run
  * isolated; case 1, a misaligned jump that decodes a different
- * instruction across the page boundary, and case 2, a landing on the next
- * page where nothing in the function jumps, must be killed.  Unisolated,
- * all three complete.
+ * instruction across the page boundary, must be killed.  Case 2, a
+ * landing on the next page where nothing in the function jumps, runs:
+ * rule 3 is a page rule (sci.rst: landings from .cold parts, fixups and
+ * computed gotos come from other symbols), asserted so that a change of
+ * that documented limit shows.  Unisolated, all three complete.
  */
 TEST(fetch_inside_function_decoded)
 {
@@ -632,7 +634,7 @@ TEST(fetch_inside_function_decoded)
 	long undecoded = sci_stat("undecoded");
 	static const char *const what[] = {
 		"own straddling instruction", "misaligned straddle",
-		"landing that is no jump target",
+		"landing that is no jump target (page rule, documented)",
 	};
 	int fd = test_fd(), status, i;
 	char rec[1024];
@@ -651,7 +653,7 @@ TEST(fetch_inside_function_decoded)
 		status = sci_reap(pid, rec, sizeof(rec));
 		TH_LOG("%s: isolated status %#x, /proc/PID/sci: %s", what[i],
 		       status, strstr(rec, "reason: ") ?: "no violation");
-		if (i == 0) {
+		if (i != 1) {
 			EXPECT_EQ(0, status);
 		} else {
 			EXPECT_TRUE(WIFSIGNALED(status) &&
