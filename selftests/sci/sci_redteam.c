@@ -8,7 +8,10 @@
  */
 #define _GNU_SOURCE
 #include <linux/types.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <signal.h>
+#include <sys/socket.h>
 
 #include "kselftest_harness.h"
 #include "sci.h"
@@ -54,6 +57,8 @@ struct sci_test_cr3_sites {
 #define SCI_TEST_TEXT_POKE	_IOW('S', 18, unsigned long)
 #define SCI_TEST_FORGE		_IOW('S', 19, unsigned long)
 #define SCI_TEST_FLOW		_IOW('S', 20, unsigned long)
+#define SCI_TEST_KILL_HOLDING	_IOW('S', 21, unsigned long)
+#define SCI_HOLD_OOM		0x100
 
 #define KERNEL_CS	0x10
 #define KERNEL_DS	0x18
@@ -698,6 +703,134 @@ TEST(writable_alias_of_text_not_granted)
 	ASSERT_EQ(0, plain);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	EXPECT_NE(NULL, strstr(rec, "forged kernel mapping"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
+/*
+ * Wait up to @ms for @pid to exit and reap it, reading its /proc/PID/sci
+ * into @rec first.  Returns its status, or -1 when it did not exit in time
+ * (it is left running: a task stuck in the kernel cannot be killed).
+ */
+static int reap_within(pid_t pid, int ms, char *rec, size_t len)
+{
+	char path[64];
+	int status, t;
+
+	rec[0] = '\0';
+	for (t = 0; t < ms; t += 20) {
+		siginfo_t si = { 0 };
+
+		if (waitid(P_PID, pid, &si, WEXITED | WNOWAIT | WNOHANG))
+			return -1;
+		if (si.si_pid == pid) {
+			snprintf(path, sizeof(path), "/proc/%d/sci", pid);
+			if (sci_read_file(path, rec, len) < 0)
+				rec[0] = '\0';
+			return waitpid(pid, &status, 0) == pid ? status : -1;
+		}
+		usleep(20 * 1000);
+	}
+	return -1;
+}
+
+/* An RTM_GETLINK dump, which takes the RTNL: 0 when it completes. */
+static int rtnl_dump(void)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req = {
+		.nh.nlmsg_len = sizeof(req),
+		.nh.nlmsg_type = RTM_GETLINK,
+		.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		.ifi.ifi_family = AF_UNSPEC,
+	};
+	char buf[16384];
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (fd < 0 || send(fd, &req, sizeof(req), 0) != sizeof(req))
+		return -1;
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *nh = (struct nlmsghdr *)buf;
+
+		if (n <= 0)
+			return -1;
+		for (; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n))
+			if (nh->nlmsg_type == NLMSG_DONE) {
+				close(fd);
+				return 0;
+			}
+	}
+}
+
+/*
+ * Class 9, the kill path: a violation (or a grant that finds the page
+ * pools empty) while the isolated syscall holds a lock.  The hook takes
+ * the task's mmap_lock for reading or writing, or the RTNL, then makes a
+ * jump into the middle of a function, or reads a page whose grant is made
+ * to fail as if SCI had no page-table page left.  The task must be killed
+ * and reaped (exit_mmap() takes the mmap_lock for writing), and the RTNL
+ * must be free again: an RTM_GETLINK dump from another process completes.
+ * Unisolated the hook has nothing to test and says so (-EAGAIN).
+ */
+FIXTURE(kill_holding) {};
+FIXTURE_VARIANT(kill_holding) {
+	unsigned long arg;
+};
+FIXTURE_VARIANT_ADD(kill_holding, mmap_read_lock) { .arg = 1 };
+FIXTURE_VARIANT_ADD(kill_holding, mmap_write_lock) { .arg = 2 };
+FIXTURE_VARIANT_ADD(kill_holding, rtnl) { .arg = 3 };
+FIXTURE_VARIANT_ADD(kill_holding, no_table_page_mmap_read_lock) {
+	.arg = SCI_HOLD_OOM | 1
+};
+FIXTURE_VARIANT_ADD(kill_holding, no_table_page_mmap_write_lock) {
+	.arg = SCI_HOLD_OOM | 2
+};
+FIXTURE_VARIANT_ADD(kill_holding, no_table_page_rtnl) {
+	.arg = SCI_HOLD_OOM | 3
+};
+FIXTURE_SETUP(kill_holding) {}
+FIXTURE_TEARDOWN(kill_holding) {}
+
+TEST_F_TIMEOUT(kill_holding, killed_and_released, 60)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long kills = sci_stat("kills");
+	int fd = test_fd(), status;
+	char rec[1024];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(-1, ioctl(fd, SCI_TEST_KILL_HOLDING, variant->arg));
+	ASSERT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, rtnl_dump());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_KILL_HOLDING, variant->arg);
+		_exit(80 + errno);
+	}
+	status = reap_within(pid, 20000, rec, sizeof(rec));
+	TH_LOG("hook %#lx: status %#x (-1: not reaped in 20 s), /proc/PID/sci: %s",
+	       variant->arg, status, rec);
+	ASSERT_NE(-1, status);
+	ASSERT_KILLED(status);
+	EXPECT_EQ(kills + 1, sci_stat("kills"));
+	if (!(variant->arg & SCI_HOLD_OOM))
+		EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+	/* The RTNL is free: a dump in another process completes. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(rtnl_dump() ? 1 : 0);
+	status = reap_within(pid, 10000, rec, sizeof(rec));
+	TH_LOG("RTM_GETLINK dump after the kill: status %#x (-1: hung)", status);
+	ASSERT_NE(-1, status);
+	ASSERT_EXIT0(status);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(fd);
 }
