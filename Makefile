@@ -32,8 +32,8 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 STAGE = qemu/stage.sh
 
-ifeq ($(filter default debug kasan,$(KCONFIG)),)
-$(error KCONFIG must be default, debug or kasan, not '$(KCONFIG)')
+ifeq ($(filter default distro debug kasan,$(KCONFIG)),)
+$(error KCONFIG must be default, distro, debug or kasan, not '$(KCONFIG)')
 endif
 
 .PHONY: all deps tree series series-check bisect-check fresh-check premap-scan kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean

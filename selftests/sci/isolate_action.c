@@ -330,4 +330,51 @@ TEST(stacked_user_notif_continue)
 	EXPECT_ISOLATED_RUN(run_child(notif_then_isolate), a);
 }
 
+/*
+ * ia32 syscalls are never isolated (sci.rst, "Limits"): a filter that
+ * isolates everything must fail closed on an int $0x80 from a 64-bit
+ * process (AUDIT_ARCH_I386), killing it, never run it unisolated.  Needs
+ * IA32_EMULATION: without it the int $0x80 itself faults (SIGSEGV).
+ */
+static long int80_getppid(void)
+{
+	long ret = 64;	/* __NR_getppid of the i386 table */
+
+	asm volatile("int $0x80" : "+a"(ret) : : "memory", "r8", "r9",
+		     "r10", "r11");
+	return ret;
+}
+
+static int int80_plain(void)
+{
+	return int80_getppid() == expected_ppid ? 0 : 1;
+}
+
+static int int80_isolate_all(void)
+{
+	struct sock_filter all[] = {
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ISOLATE),
+	};
+	struct sock_fprog prog = { .len = 1, .filter = all };
+
+	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return 91;
+	return int80_plain() ? 1 : 2;
+}
+
+TEST(ia32_int80_isolate_fails_closed)
+{
+	int status = run_child(int80_plain);
+
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV)
+		SKIP(return, "no IA32_EMULATION in this kernel (KCONFIG=distro has it)");
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	status = run_child(int80_isolate_all);
+	TH_LOG("int $0x80 getppid under an isolate-all filter: status %#x (exit 2: ran unisolated)",
+	       status);
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGSYS, WTERMSIG(status));
+}
+
 TEST_HARNESS_MAIN

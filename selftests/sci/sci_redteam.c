@@ -782,6 +782,7 @@ FIXTURE_VARIANT(kill_holding) {
 FIXTURE_VARIANT_ADD(kill_holding, mmap_read_lock) { .arg = 1 };
 FIXTURE_VARIANT_ADD(kill_holding, mmap_write_lock) { .arg = 2 };
 FIXTURE_VARIANT_ADD(kill_holding, rtnl) { .arg = 3 };
+FIXTURE_VARIANT_ADD(kill_holding, rcu_read_lock_migrate_disable) { .arg = 4 };
 FIXTURE_VARIANT_ADD(kill_holding, no_table_page_mmap_read_lock) {
 	.arg = SCI_HOLD_OOM | 1
 };
@@ -791,11 +792,15 @@ FIXTURE_VARIANT_ADD(kill_holding, no_table_page_mmap_write_lock) {
 FIXTURE_VARIANT_ADD(kill_holding, no_table_page_rtnl) {
 	.arg = SCI_HOLD_OOM | 3
 };
+FIXTURE_VARIANT_ADD(kill_holding, no_table_page_rcu_read_lock) {
+	.arg = SCI_HOLD_OOM | 4
+};
 FIXTURE_SETUP(kill_holding) {}
 FIXTURE_TEARDOWN(kill_holding) {}
 
 TEST_F_TIMEOUT(kill_holding, killed_and_released, 60)
 {
+	long taint = sci_read_long("/proc/sys/kernel/tainted");
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	long kills = sci_stat("kills");
 	int fd = test_fd(), status;
@@ -832,6 +837,8 @@ TEST_F_TIMEOUT(kill_holding, killed_and_released, 60)
 	ASSERT_NE(-1, status);
 	ASSERT_EXIT0(status);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	/* No WARN (an RCU reader that slept, for one) on the way out. */
+	EXPECT_EQ(taint, sci_read_long("/proc/sys/kernel/tainted"));
 	close(fd);
 }
 
