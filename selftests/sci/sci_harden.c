@@ -66,6 +66,45 @@ TEST(stale_grant_vfree) { check_stale(_metadata, STALE_VFREE); }
 TEST(stale_grant_set_memory_ro) { check_stale(_metadata, STALE_SET_MEMORY_RO); }
 TEST(stale_grant_set_direct_map) { check_stale(_metadata, STALE_DIRECT_MAP); }
 
+/*
+ * KFENCE's own unmapping of a freed object (set_pte() and a local flush,
+ * no IPI): a grant of that page must not let the isolated syscall read the
+ * freed object.  Needs CONFIG_KFENCE (KCONFIG=distro).
+ */
+#define SCI_TEST_KFENCE		_IO('S', 22)
+
+static int kfence_child(int fd, bool isolate)
+{
+	if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+		return 90;
+	if (ioctl(fd, SCI_TEST_KFENCE) == 0)
+		return 0;
+	return errno == EEXIST ? 1 : errno == EAGAIN ? 2 : 3;
+}
+
+TEST(stale_grant_kfence)
+{
+	long stale = sci_stat("stale_grants");
+	int fd = test_fd(), status, isolated;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	if (ioctl(fd, SCI_TEST_KFENCE) && errno == EOPNOTSUPP)
+		SKIP(return, "no KFENCE in this kernel (KCONFIG=distro has it)");
+	for (isolated = 0; isolated < 2; isolated++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(kfence_child(fd, isolated));
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		TH_LOG("%s: status 0x%x (exit 1: the freed object was read, 2: no KFENCE object in 5 s)",
+		       isolated ? "isolated" : "unisolated", status);
+		ASSERT_EXIT0(status);
+	}
+	/* The isolated run dropped its grant of the page. */
+	ASSERT_LT(stale, sci_stat("stale_grants"));
+}
+
 /* ------------------------------------------------------------------ */
 /* SCI's own state is never writable from an isolated syscall */
 
