@@ -13,7 +13,7 @@ KCONFIG ?= default
 KTAR ?= /usr/src/linux-source-6.1.tar.xz
 JOBS ?= $(shell nproc)
 # Configurations that `make check` runs, one guest boot each.
-CHECK_CONFIGS ?= default debug
+CHECK_CONFIGS ?= distro debug
 export QEMU_ACCEL QEMU_CPU QEMU_SMP QEMU_MEM GUEST_TIMEOUT SCI_TESTS
 
 B := $(abspath $(BUILD))
