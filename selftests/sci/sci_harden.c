@@ -99,6 +99,8 @@ TEST(stale_grant_kfence)
 		ASSERT_EQ(pid, waitpid(pid, &status, 0));
 		TH_LOG("%s: status 0x%x (exit 1: the freed object was read, 2: no KFENCE object in 5 s)",
 		       isolated ? "isolated" : "unisolated", status);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+			SKIP(return, "no KFENCE object in 5 s (kfence.sample_interval?)");
 		ASSERT_EXIT0(status);
 	}
 	/* The isolated run dropped its grant of the page. */
