@@ -9,6 +9,10 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
 BUILD ?= build
+# make fuzz-qemu fuzzes the distribution configuration unless told otherwise.
+ifeq ($(MAKECMDGOALS),fuzz-qemu)
+KCONFIG ?= distro
+endif
 KCONFIG ?= default
 KTAR ?= /usr/src/linux-source-6.1.tar.xz
 JOBS ?= $(shell nproc)
@@ -36,7 +40,7 @@ ifeq ($(filter default distro debug kasan,$(KCONFIG)),)
 $(error KCONFIG must be default, distro, debug or kasan, not '$(KCONFIG)')
 endif
 
-.PHONY: all deps tree series series-check bisect-check fresh-check premap-scan kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu shell clean distclean
+.PHONY: all deps tree series series-check bisect-check fresh-check premap-scan kernel guest-bin initramfs selftest-qemu check check-host demo stress-qemu fuzz-qemu shell clean distclean
 
 all: kernel initramfs
 
@@ -89,8 +93,10 @@ kernel-image: $(BZIMAGE) $(HDR)/.stamp
 $(KOBJ)/.config: $(FRAGMENTS) qemu/kconfig.sh $(B)/.tree-state
 	qemu/kconfig.sh $(KSRC) $(KOBJ) $(FRAGMENTS)
 
+# "modules" too: none is configured, but it writes Module.symvers and the
+# module linker script that the selftests' module (sci_testmod) needs.
 $(BZIMAGE): $(KOBJ)/.config $(B)/.tree-state
-	$(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS) bzImage
+	$(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS) bzImage modules
 	@touch $@
 
 $(HDR)/.stamp: $(KOBJ)/.config $(B)/.tree-state
@@ -101,7 +107,18 @@ $(HDR)/.stamp: $(KOBJ)/.config $(B)/.tree-state
 # the uapi does not depend on the configuration.
 guest-bin: kernel
 	@$(STAGE) guest-bin sh -c '$(MAKE) -s --no-print-directory -C selftests KSRC=$(KSRC) HDR=$(HDR) OUT=$(GUEST_BIN) && \
-		$(MAKE) -s --no-print-directory $(GUEST_BIN)/sci-poweroff examples'
+		$(MAKE) -s --no-print-directory $(GUEST_BIN)/sci-poweroff $(GUEST_BIN)/sci-suite testmod examples'
+
+# The selftests' module, built for this configuration's kernel (the
+# initramfs is built again for each configuration make check boots).
+TESTMOD = $(B)/testmod-$(KCONFIG)
+.PHONY: testmod
+testmod:
+	@[ -f $(KOBJ)/Module.symvers ] || $(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS) modules
+	@mkdir -p $(TESTMOD) $(GUEST_BIN)/modules
+	@cp selftests/module/Kbuild selftests/module/sci_testmod.c $(TESTMOD)/
+	$(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" M=$(TESTMOD) modules
+	@cp $(TESTMOD)/sci_testmod.ko $(GUEST_BIN)/modules/sci_testmod.ko
 
 # libsci, sci-run and the demo programs, static, for the guest.
 .PHONY: examples
@@ -117,6 +134,10 @@ $(GUEST_BIN)/sci-hook: examples/sci-hook.c libsci/include/sci.h libsci/build/lib
 $(GUEST_BIN)/sci-poweroff: qemu/guest/sci-poweroff.c
 	@mkdir -p $(@D)
 	gcc -static -O2 -Wall -o $@ $<
+
+$(GUEST_BIN)/sci-suite: qemu/guest/sci-suite.c
+	@mkdir -p $(@D)
+	gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 initramfs: guest-bin
 	@$(STAGE) initramfs qemu/mkinitramfs.sh $(INITRD) $(GUEST_BIN) selftests/tests.list
@@ -140,7 +161,7 @@ selftest-qemu: kernel initramfs
 	@echo "== booting $(BZIMAGE) (KCONFIG=$(KCONFIG), accel $${QEMU_ACCEL:-tcg}, sci=on)"
 	@rc=0; GUEST_CMDLINE="$${GUEST_CMDLINE:-$(strip $(SCI_ON_CMDLINE))}" \
 	GUEST_TIMEOUT=$${GUEST_TIMEOUT:-$(SCI_ON_TIMEOUT)} \
-	SCI_TESTS=$${SCI_TESTS:--sci_off} $(STAGE) boot-$(KCONFIG) \
+	SCI_TESTS=$${SCI_TESTS:--sci_off,-sci_fuzz} $(STAGE) boot-$(KCONFIG) \
 		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN) selftest || rc=1; \
 	qemu/tapsum.py $(RUN)/tap.log $(RUN)/kernel.log $(EXPECT) | tee $(RUN)/summary.txt || rc=1; \
 	echo "== booting again with sci=off: $(SCI_OFF_TESTS)"; \
@@ -193,6 +214,7 @@ check:
 		$(MAKE) --no-print-directory selftest-qemu KCONFIG=$$c || rc=1; \
 	done; \
 	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
+	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-la57); \
 	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
 	exit $$rc
 
@@ -228,6 +250,18 @@ stress-qemu: kernel initramfs
 		| tee $(B)/stress-$(KCONFIG)/summary.txt || rc=1; \
 	exit $$rc
 
+# Trinity for FUZZ_SYSCALLS syscalls with every syscall isolated
+# (selftests/guest/sci_fuzz.sh), TAP checked like selftest-qemu's.
+FUZZ_SYSCALLS ?= 20000
+FUZZ_SEED ?= 1
+fuzz-qemu: kernel initramfs
+	@rc=0; GUEST_TIMEOUT=$${GUEST_TIMEOUT:-4200} SCI_TESTS=sci_fuzz $(STAGE) fuzz-$(KCONFIG) \
+		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(B)/fuzz-$(KCONFIG) selftest \
+		"$${GUEST_CMDLINE-sci=on no5lvl} FUZZ_SYSCALLS=$(FUZZ_SYSCALLS) FUZZ_SEED=$(FUZZ_SEED)" || rc=1; \
+	qemu/tapsum.py $(B)/fuzz-$(KCONFIG)/tap.log $(B)/fuzz-$(KCONFIG)/kernel.log $(EXPECT) \
+		| tee $(B)/fuzz-$(KCONFIG)/summary.txt || rc=1; \
+	exit $$rc
+
 shell: kernel initramfs
 	qemu-system-x86_64 -accel $${QEMU_ACCEL:-tcg} -cpu max -smp 2 -m 1024 -nographic -no-reboot \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -kernel $(BZIMAGE) -initrd $(INITRD) \
@@ -245,7 +279,7 @@ install:
 	$(MAKE) --no-print-directory -C examples install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
-	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/stress-* $(B)/bench $(B)/bisect $(INITRD)
+	rm -rf $(B)/kbuild-* $(B)/guest-bin $(B)/run-* $(B)/demo $(B)/stress-* $(B)/fuzz-* $(B)/testmod-* $(B)/bench $(B)/bisect $(INITRD)
 
 distclean:
 	rm -rf $(B)

@@ -7,6 +7,8 @@ out=$(realpath -m "$1") bins=$(realpath "$2") list=$(realpath "$3")
 here=$(dirname "$(realpath "$0")")
 stage=$(mktemp -d "${out%/*}/.initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
+# mktemp made it 0700: it becomes the guest's /, which every user needs.
+chmod 755 "$stage"
 cd "$stage"
 mkdir -p bin sbin dev proc sys tmp root etc sci/bin
 cp /bin/busybox bin/busybox
@@ -20,6 +22,14 @@ cp "$here/guest/run-tests.sh" sci/
 [ -f "$here/guest/demo.sh" ] && cp "$here/guest/demo.sh" sci/
 cp "$list" sci/tests.list
 cp -a "$bins/." sci/bin/
+# Trinity (make fuzz-qemu), with the shared libraries it needs, when the
+# machine has it (make deps installs it).
+if prog=$(command -v trinity); then
+	for f in "$prog" $(ldd "$prog" | grep -o '/[^ ]*'); do
+		mkdir -p ".${f%/*}"
+		cp -L "$f" ".$f"
+	done
+fi
 echo "root:x:0:0:root:/root:/bin/sh" >etc/passwd
 echo "nobody:x:65534:65534:nobody:/:/bin/false" >>etc/passwd
 printf 'root:x:0:\nnogroup:x:65534:\n' >etc/group

@@ -54,8 +54,10 @@ while read -r name tmo cmd; do
 	tmo=$((tmo * tscale))
 	t0=$(now)
 	cd /tmp
-	{ timeout -s KILL "$tmo" $cmd </dev/null 2>&1; echo $? >/tmp/.rc; } | sed 's/^/# /'
-	rc=$(cat /tmp/.rc)
+	# sci-suite prefixes the output with "# ", kills the suite's session
+	# at the time limit and reports what hung (exit status 137).
+	sci-suite "$tmo" $cmd
+	rc=$?
 	t1=$(now)
 	echo "# time: $name $(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") s"
 	case $rc in

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Repeat, at the end of make check, what failed in each guest run: the
+# tapsum problems and kernel-log findings of its summary and what sci-suite
+# reported about a hung suite.  A CI log often keeps only its tail.
+# usage: digest.sh RUN_DIR...
+for d in "$@"; do
+	s=$d/summary.txt
+	[ -f "$s" ] || continue
+	grep -q -E '^# (UNEXPECTED|KERNEL LOG|  )' "$s" || continue
+	echo "== failures of $(basename "$d"):"
+	grep -E '^# (UNEXPECTED|KERNEL LOG|  )' "$s" | head -n 25
+	if grep -q '^# UNEXPECTED: the guest planned' "$s"; then
+		echo "-- the last lines of its TAP stream and kernel log:"
+		tail -n 8 "$d/tap.log"
+		tail -n 15 "$d/kernel.log"
+	fi
+	if grep -q '^# # hang: ' "$d/tap.log" 2>/dev/null; then
+		grep '^# # hang: ' "$d/tap.log" | grep -v '^# # hang:   <' | head -n 40
+		grep '^# # hang:   <' "$d/tap.log" | tail -n 15
+	fi
+done
+exit 0
