@@ -382,4 +382,63 @@ TEST(ia32_int80_isolate_fails_closed)
 	ASSERT_EQ(SIGSYS, WTERMSIG(status));
 }
 
+/*
+ * A 32-bit program (selftests/ia32/hello32.c): runs natively and under a
+ * filter that allows everything; under a filter that isolates everything,
+ * raw or sci-run's (libseccomp, whose filter checks the architecture), it
+ * is killed by SIGSYS at its first i386 syscall, never run unisolated
+ * (sci-run then exits 128 + SIGSYS and says so).
+ */
+#define HELLO32	"/sci/bin/ia32/hello32"
+
+static unsigned int hello32_action;
+
+static int exec_hello32(void)
+{
+	struct sock_filter all[] = {
+		BPF_STMT(BPF_RET | BPF_K, hello32_action),
+	};
+	struct sock_fprog prog = { .len = 1, .filter = all };
+
+	if (hello32_action &&
+	    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return 91;
+	execl(HELLO32, HELLO32, (char *)NULL);
+	return 92;
+}
+
+static int sci_run_hello32(void)
+{
+	execl("/sci/bin/sci-run", "sci-run", "--isolate-all", "--", HELLO32,
+	      (char *)NULL);
+	return 93;
+}
+
+TEST(ia32_program_isolate_fails_closed)
+{
+	int status;
+
+	if (access("/proc/sys/abi/vsyscall32", F_OK))
+		SKIP(return, "no IA32_EMULATION in this kernel (KCONFIG=distro has it)");
+	ASSERT_EQ(0, access(HELLO32, X_OK));
+	hello32_action = 0;
+	status = run_child(exec_hello32);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	hello32_action = SECCOMP_RET_ALLOW;
+	status = run_child(exec_hello32);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	hello32_action = SECCOMP_RET_ISOLATE;
+	status = run_child(exec_hello32);
+	TH_LOG("32-bit program under an isolate-all filter: status %#x", status);
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGSYS, WTERMSIG(status));
+	/* sci-run waits for its child and exits 128 + the signal. */
+	status = run_child(sci_run_hello32);
+	TH_LOG("32-bit program under sci-run --isolate-all: status %#x", status);
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(128 + SIGSYS, WEXITSTATUS(status));
+}
+
 TEST_HARNESS_MAIN
