@@ -142,10 +142,16 @@ $(GUEST_BIN)/sci-suite: qemu/guest/sci-suite.c
 initramfs: guest-bin
 	@$(STAGE) initramfs qemu/mkinitramfs.sh $(INITRD) $(GUEST_BIN) selftests/tests.list
 
-# Three boots: every selftest but sci_off with sci=on; the sci=off ones with
-# sci=off; the same with sci=on on a CPU with 5-level paging, which SCI
-# refuses (with one message, checked by sci_off).
+# Four boots: every selftest but sci_off with sci=on; the sci=off ones with
+# sci=off; the same with sci=on and pti=off, which SCI refuses (with one
+# message, checked by sci_off); the SCI suites with sci=on on a CPU with
+# 5-level paging (LA57_TESTS).
 SCI_OFF_TESTS ?= guest_env,isolate_action,sci_off
+# The 5-level-paging boot: every SCI suite with the distro configuration,
+# the quicker ones with debug (lockdep, DEBUG_VM's table checks).
+LA57_TESTS_ALL = guest_env,isolate_action,sci_isolation,sci_attack,sci_harden,sci_keep,sci_redteam,sci_servers,sci_dyncode,sci_module,sci_run,sci_workload,sci_oci,sci_isolate_all,sci_limit
+LA57_TESTS_DEBUG = guest_env,isolate_action,sci_isolation,sci_attack,sci_keep,sci_redteam,sci_module,sci_limit
+LA57_TESTS ?= $(if $(filter debug,$(KCONFIG)),$(LA57_TESTS_DEBUG),$(LA57_TESTS_ALL))
 # Extra kernel parameters of the sci=on boot, per configuration: debug
 # poisons freed pages (the user-half race test wants it); KASAN under TCG
 # is slow, so its test timeouts are scaled.
@@ -169,21 +175,28 @@ selftest-qemu: kernel initramfs
 		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-sci-off selftest || rc=1; \
 	qemu/tapsum.py $(RUN)-sci-off/tap.log $(RUN)-sci-off/kernel.log $(EXPECT) \
 		| tee $(RUN)-sci-off/summary.txt || rc=1; \
+	echo "== booting again with sci=on and pti=off (SCI refuses): $(SCI_OFF_TESTS)"; \
+	GUEST_CMDLINE="sci=on pti=off no5lvl" SCI_TESTS=$(SCI_OFF_TESTS) $(STAGE) boot-$(KCONFIG)-nopti \
+		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-nopti selftest || rc=1; \
+	qemu/tapsum.py $(RUN)-nopti/tap.log $(RUN)-nopti/kernel.log $(EXPECT) \
+		| tee $(RUN)-nopti/summary.txt || rc=1; \
 	if [ $(KCONFIG) = kasan ]; then \
 		echo "== no 5-level-paging boot under KASAN: 6.1's KASAN reports a wild access"; \
 		echo "   when an interrupt arrives while identify_cpu() has cleared LA57 in the"; \
-		echo "   boot CPU's capabilities (an upstream race, SCI off); the default and"; \
-		echo "   debug configurations test the refusal"; \
+		echo "   boot CPU's capabilities (an upstream race, SCI off); the distro and"; \
+		echo "   debug configurations boot with 5-level paging"; \
 		la57=; \
 	else \
-		echo "== booting again with sci=on and 5-level paging: $(SCI_OFF_TESTS)"; \
-		QEMU_CPU=max,+la57 GUEST_CMDLINE="sci=on" SCI_TESTS=$(SCI_OFF_TESTS) $(STAGE) boot-$(KCONFIG)-la57 \
+		echo "== booting again with sci=on and 5-level paging: $(LA57_TESTS)"; \
+		QEMU_CPU=max,+la57 GUEST_CMDLINE="$(strip $(filter-out no5lvl,$(SCI_ON_CMDLINE)))" \
+		GUEST_TIMEOUT=$${GUEST_TIMEOUT:-$(SCI_ON_TIMEOUT)} \
+		SCI_TESTS=$(LA57_TESTS) $(STAGE) boot-$(KCONFIG)-la57 \
 			qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-la57 selftest || rc=1; \
-		qemu/tapsum.py $(RUN)-la57/tap.log $(RUN)-la57/kernel.log $(EXPECT) \
+		qemu/tapsum.py $(RUN)-la57/tap.log $(RUN)-la57/kernel.log $(EXPECT) selftests/expected/la57.txt \
 			| tee $(RUN)-la57/summary.txt || rc=1; \
 		la57=$(RUN)-la57/summary.txt; \
 	fi; \
-	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $$la57 \
+	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $(RUN)-nopti/summary.txt $$la57 \
 		| tee $(RUN)/total.txt; \
 	[ $$rc = 0 ] || grep -q ' [1-9][0-9]* failed' $(RUN)/total.txt || \
 		{ echo "0 passed, 1 failed" >>$(RUN)/total.txt; echo "0 passed, 1 failed"; }; \
@@ -214,7 +227,7 @@ check:
 		$(MAKE) --no-print-directory selftest-qemu KCONFIG=$$c || rc=1; \
 	done; \
 	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
-	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-la57); \
+	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-nopti $(B)/run-$(c)-la57); \
 	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
 	exit $$rc
 

@@ -11,6 +11,9 @@ kernel=$1 initrd=$2 outdir=$3 mode=$4 extra=${5:-${GUEST_CMDLINE-sci=on no5lvl}}
 accel=${QEMU_ACCEL:-tcg} cpu=${QEMU_CPU:-max} smp=${QEMU_SMP:-2} mem=${QEMU_MEM:-1024}
 tmo=${GUEST_TIMEOUT:-900}
 mkdir -p "$outdir"
+# PTI on (SCI needs it), unless the extra parameters say otherwise.
+pti=pti=on
+case " $extra " in *" pti="*|*" nopti "*) pti= ;; esac
 tap=$outdir/tap.log klog=$outdir/kernel.log
 : >"$tap"
 : >"$klog"
@@ -20,7 +23,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" 
 	-serial "file:$klog" -serial "file:$tap" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 pti=on panic=-1 sci.mode=$mode ${SCI_TESTS:+sci.tests=$SCI_TESTS} $extra" &
+	-append "console=ttyS0 $pti panic=-1 sci.mode=$mode ${SCI_TESTS:+sci.tests=$SCI_TESTS} $extra" &
 qpid=$!
 tail -n +1 -f --pid=$qpid "$tap" | tr -d '\r' &
 tpid=$!
