@@ -828,4 +828,78 @@ TEST_F_TIMEOUT(slow, user_half_race, 300)
 	ASSERT_EQ(0, sci_read_long("/proc/sys/kernel/tainted") & TAINT_WARN);
 }
 
+/*
+ * The other side of the lost update: a thread's first isolated syscall
+ * copies the mm's user half into its new SCI tables (sci_alloc()) while
+ * another thread maps and unmaps the only page of a top-level slot, which
+ * allocates and frees its page tables.  The test hook SCI_TEST_ALLOC_DELAY
+ * makes sci_alloc() wait 2 ms between the copy and joining the mm's list,
+ * where a PGD update that the copy missed would never reach the new
+ * tables.  Threads come and go for SCI_RACE_SECONDS (default 10): no kill,
+ * no WARN (DEBUG_VM: a freed table still in SCI tables; every isolated
+ * entry: a user half that differs from the mm's).
+ */
+#define SCI_TEST_ALLOC_DELAY	_IOW('S', 24, unsigned long)
+
+static void *first_isolated_syscall(void *arg)
+{
+	int zero = *(int *)arg;
+
+	/* The thread's first syscall is isolated: sci_alloc() runs here. */
+	return (void *)(long)read(zero, RACE_ADDR, 1);
+}
+
+TEST_F_TIMEOUT(slow, user_half_alloc_race, 300)
+{
+	const char *env = getenv("SCI_RACE_SECONDS");
+	int seconds = env ? atoi(env) : 10, status, pfd[2];
+	int fd = test_fd();
+	long kills = sci_stat("kills"), res[2];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, sci_read_long("/proc/sys/kernel/tainted") & TAINT_WARN);
+	ASSERT_EQ(-1, ioctl(fd, SCI_TEST_ALLOC_DELAY, 10001UL));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_ALLOC_DELAY, 2000UL));
+	ASSERT_EQ(0, pipe(pfd));
+	race_stop = 0;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long maps = 0, threads = 0, r[2];
+		int zero = open("/dev/zero", O_RDONLY);
+		time_t end = time(NULL) + seconds;
+		pthread_t th, t;
+
+		if (zero < 0 || sci_filter(-1, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (pthread_create(&th, NULL, race_mapper, &maps))
+			_exit(91);
+		while (time(NULL) < end) {
+			if (pthread_create(&t, NULL, first_isolated_syscall, &zero))
+				_exit(92);
+			pthread_join(t, NULL);
+			threads++;
+		}
+		race_stop = 1;
+		pthread_join(th, NULL);
+		r[0] = maps;
+		r[1] = threads;
+		write(pfd[1], r, sizeof(r));
+		_exit(0);
+	}
+	close(pfd[1]);
+	ASSERT_EQ(sizeof(res), read(pfd[0], res, sizeof(res)));
+	status = sci_reap(pid, NULL, 0);
+	ASSERT_EQ(0, ioctl(fd, SCI_TEST_ALLOC_DELAY, 0UL));
+	TH_LOG("map/unmap cycles %ld; threads whose first isolated syscall raced them %ld",
+	       res[0], res[1]);
+	ASSERT_EXIT0(status);
+	ASSERT_LT(0, res[0]);
+	ASSERT_LT(0, res[1]);
+	ASSERT_EQ(kills, sci_stat("kills"));
+	ASSERT_EQ(0, sci_read_long("/proc/sys/kernel/tainted") & TAINT_WARN);
+}
+
 TEST_HARNESS_MAIN
