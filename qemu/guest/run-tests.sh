@@ -54,8 +54,8 @@ while read -r name tmo cmd; do
 	tmo=$((tmo * tscale))
 	t0=$(now)
 	cd /tmp
-	# sci-suite prefixes the output with "# ", kills the suite's session
-	# at the time limit and reports what hung (exit status 137).
+	# sci-suite prefixes the output with "# ", kills the suite's processes
+	# at the time limit and reports what hung (exit status 124).
 	sci-suite "$tmo" $cmd
 	rc=$?
 	t1=$(now)
@@ -63,7 +63,7 @@ while read -r name tmo cmd; do
 	case $rc in
 	0) echo "ok $i selftests: sci: $name" ;;
 	4) echo "ok $i selftests: sci: $name # SKIP" ;;
-	137) echo "not ok $i selftests: sci: $name # TIMEOUT $tmo seconds" ;;
+	124) echo "not ok $i selftests: sci: $name # TIMEOUT $tmo seconds" ;;
 	*) echo "not ok $i selftests: sci: $name # exit=$rc" ;;
 	esac
 done <$list

@@ -4,20 +4,22 @@
  *
  * usage: sci-suite TIMEOUT COMMAND [ARGS...]
  *
- * COMMAND runs in a session of its own, stdin from /dev/null, its stdout and
- * stderr read through a pipe and copied to ours with every line prefixed by
- * "# " (the kselftest runner's format).  The exit status is COMMAND's, or
- * 128 + the signal that ended it.
+ * COMMAND runs in a session of its own, stdin from /dev/null, descriptors
+ * 0-2 only, its stdout and stderr read through a pipe and copied to ours
+ * with every line prefixed by "# " (the kselftest runner's format).  The
+ * exit status is COMMAND's, or 128 + the signal that ended it.
  *
- * When COMMAND has not finished after TIMEOUT seconds, sci-suite reports
- * what hangs before it kills anything: every process of the session with
- * its state, wait channel and kernel stack ("# hang: " lines), the blocked
- * tasks of the whole guest (sysrq w, in the kernel log) and the end of the
- * kernel log.  Then it kills the session and exits with 137, whether or not
- * the processes died: one stuck in the kernel does not hold the output pipe
- * of the rest of the run open, which is how one hang used to stop every
- * later suite.  Processes that the suite left behind after COMMAND exited
- * are killed after a grace period of 5 s.
+ * The suite's processes are the session's, and any process that holds the
+ * pipe (one that left the session with setsid()).  When COMMAND has not
+ * finished after TIMEOUT seconds, sci-suite reports what hangs before it
+ * kills anything: each of those processes with its state, wait channel and
+ * kernel stack ("# hang: " lines; from a child process that gives up after
+ * 20 s, as reading a stack can block), the blocked tasks of the whole guest
+ * (sysrq w, in the kernel log) and the end of the kernel log.  Then it
+ * kills them and exits with 124, whether or not they died: one stuck in
+ * the kernel does not hold the output pipe of the rest of the run open,
+ * which is how one hang used to stop every later suite.  Processes left
+ * behind after COMMAND exited are killed after a grace period of 5 s.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -25,11 +27,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,13 +50,19 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void put_line(void)
+{
+	fputs("# ", stdout);
+	fwrite(line, 1, len, stdout);	/* NUL bytes included */
+	putchar('\n');
+	len = 0;
+}
+
 static void emit(const char *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (buf[i] == '\n' || len == sizeof(line) - 1) {
-			line[len] = 0;
-			printf("# %s\n", line);
-			len = 0;
+		if (buf[i] == '\n' || len == sizeof(line)) {
+			put_line();
 			if (buf[i] == '\n')
 				continue;
 		}
@@ -63,11 +73,8 @@ static void emit(const char *buf, size_t n)
 
 static void flush_partial(void)
 {
-	if (len) {
-		line[len] = 0;
-		printf("# %s\n", line);
-		len = 0;
-	}
+	if (len)
+		put_line();
 	fflush(stdout);
 }
 
@@ -106,8 +113,45 @@ static int proc_stat(int pid, int *sid, char *state, char *comm, size_t commsz)
 	return ppid;
 }
 
-/* Call fn(pid) for every process of session SID; returns how many. */
-static int for_each_in_session(int sid, void (*fn)(int pid))
+/* The suite's output pipe, as /proc/PID/fd shows it ("pipe:[INO]"). */
+static char pipe_name[64];
+/* sci-suite itself, which holds the pipe too. */
+static pid_t self;
+
+/* Does @pid hold the suite's output pipe? */
+static bool holds_pipe(int pid)
+{
+	char path[320], target[64];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		ssize_t n;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, de->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = 0;
+			found = !strcmp(target, pipe_name);
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Call fn(pid) for every live process of the suite: session SID, or a
+ * holder of its output pipe (not sci-suite or its reporting child);
+ * returns how many.
+ */
+static int for_each_member(int sid, void (*fn)(int pid))
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -122,9 +166,10 @@ static int for_each_in_session(int sid, void (*fn)(int pid))
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = atoi(de->d_name);
-		if (proc_stat(pid, &s, &state, comm, sizeof(comm)) < 0 || s != sid)
+		if (pid == self || pid == getpid() ||
+		    proc_stat(pid, &s, &state, comm, sizeof(comm)) < 0 || state == 'Z')
 			continue;
-		if (state == 'Z')
+		if (s != sid && !holds_pipe(pid))
 			continue;
 		n++;
 		if (fn)
@@ -170,7 +215,7 @@ static void report_hang(int sid, const char *cmd, int tmo)
 	flush_partial();
 	printf("# hang: %s did not finish in %d s; the processes of its session:\n",
 	       cmd, tmo);
-	for_each_in_session(sid, describe);
+	for_each_member(sid, describe);
 	/*
 	 * Blocked tasks of the whole guest, with stacks, to the kernel log;
 	 * only in the test guest (its /init installs /sci/tests.list).
@@ -203,21 +248,66 @@ static void report_hang(int sid, const char *cmd, int tmo)
 	fflush(stdout);
 }
 
+/* Copy what the pipe holds now (at most 1 MiB, 1 s: a writer may go on). */
+static void drain(int fd)
+{
+	double end = now() + 1;
+	size_t total = 0;
+	char buf[4096];
+
+	while (total < (1 << 20) && now() < end) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		emit(buf, n);
+		total += n;
+	}
+	flush_partial();
+}
+
+/* report_hang() from a child process, given at most 25 s. */
+static void report_hang_bounded(int sid, const char *cmd, int tmo)
+{
+	pid_t r;
+
+	flush_partial();
+	r = fork();
+	if (r == 0) {
+		/* SIGALRM ends a read of /proc/PID/stack that waits killably. */
+		alarm(20);
+		report_hang(sid, cmd, tmo);
+		fflush(stdout);
+		_exit(0);
+	}
+	for (int i = 0; r > 0 && i < 250; i++) {
+		if (waitpid(r, NULL, WNOHANG) == r)
+			return;
+		usleep(100000);
+	}
+	if (r > 0)
+		printf("# hang: the report did not finish in 25 s\n");
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
-	int fds[2], status = 0, exited = 0, timed_out = 0, tmo;
+	int fds[2], status = 0, exited = 0, eof = 0, tmo;
 	double deadline, grace = 0;
 	char buf[4096];
+	struct stat st;
 	pid_t pid;
 
 	if (argc < 3 || (tmo = atoi(argv[1])) <= 0) {
 		fprintf(stderr, "usage: sci-suite TIMEOUT COMMAND [ARGS...]\n");
 		return 2;
 	}
-	if (pipe2(fds, O_CLOEXEC) < 0) {
+	if (pipe2(fds, O_CLOEXEC) < 0 || fstat(fds[0], &st) < 0) {
 		perror("sci-suite: pipe2");
 		return 2;
 	}
+	snprintf(pipe_name, sizeof(pipe_name), "pipe:[%lu]", (unsigned long)st.st_ino);
+	self = getpid();
 	pid = fork();
 	if (pid < 0) {
 		perror("sci-suite: fork");
@@ -243,66 +333,73 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
 	deadline = now() + tmo;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		double t = now(), until = exited ? grace : deadline;
-		int r;
+		double t = now(), until;
 
 		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
 			exited = 1;
 			grace = t + 5;
+		}
+		if (exited && (eof || t >= grace) && !for_each_member(pid, NULL))
+			break;			/* done, nothing left behind */
+		if (!exited && t >= deadline) {
+			drain(fds[0]);
+			report_hang_bounded(pid, argv[2], tmo);
+			for_each_member(pid, kill_one);
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (exited && t >= grace) {
+			int left = for_each_member(pid, NULL);
+
+			drain(fds[0]);
+			printf("# sci-suite: %d processes left behind by %s, killed\n",
+			       left, argv[2]);
+			for_each_member(pid, kill_one);
+			kill(-pid, SIGKILL);
+			break;
+		}
+		until = exited ? grace : deadline;
+		if (eof) {
+			/* Nothing to read: wait for the exit, the grace or the limit. */
+			usleep(until - t < 0.2 ? (useconds_t)((until - t) * 1e6) + 1 : 200000);
 			continue;
 		}
-		if (t >= until) {
-			if (!exited) {
-				timed_out = 1;
-				report_hang(pid, argv[2], tmo);
-			} else {
-				flush_partial();
-				printf("# sci-suite: %d processes left behind by %s, killed\n",
-				       for_each_in_session(pid, NULL), argv[2]);
-			}
-			kill(-pid, SIGKILL);
-			for_each_in_session(pid, kill_one);
-			break;
-		}
 		/* Wake up at least once a second to notice the child's exit. */
-		r = poll(&pfd, 1, until - t < 1 ? (int)((until - t) * 1000) + 1 : 1000);
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r > 0) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		int r = poll(&pfd, 1, until - t < 1 ? (int)((until - t) * 1000) + 1 : 1000);
+
+		if (r < 0 && errno != EINTR) {
+			eof = 1;
+		} else if (r > 0) {
 			ssize_t n = read(fds[0], buf, sizeof(buf));
 
-			if (n > 0) {
+			if (n > 0)
 				emit(buf, n);
-			} else if (n == 0 || errno != EINTR) {
-				/* EOF: every writer is gone. */
-				if (!exited && waitpid(pid, &status, 0) == pid)
-					exited = 1;
-				break;
-			}
+			else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+				eof = 1;	/* every writer is gone */
 		}
 	}
-	flush_partial();
-	if (timed_out) {
+	drain(fds[0]);
+	if (!exited) {
 		int left;
 
 		/* Give the kills a moment, then say what did not die. */
-		for (int i = 0; i < 50 && (left = for_each_in_session(pid, NULL)); i++)
+		for (int i = 0; i < 50 && for_each_member(pid, NULL); i++)
 			usleep(100000);
 		waitpid(pid, &status, WNOHANG);
-		left = for_each_in_session(pid, NULL);
+		left = for_each_member(pid, NULL);
 		if (left) {
 			printf("# hang: %d processes survived SIGKILL:\n", left);
-			for_each_in_session(pid, describe);
+			for_each_member(pid, describe);
 		}
+		printf("# sci-suite: %s timed out after %d s\n", argv[2], tmo);
 		fflush(stdout);
-		return 137;
+		return 124;
 	}
-	if (!exited)
-		waitpid(pid, &status, 0);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

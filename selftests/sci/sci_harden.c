@@ -26,9 +26,20 @@ static int test_fd(void)
 }
 
 /* Tests that take long under TCG (and longer with KASAN): own timeouts. */
+#define SCI_TEST_ALLOC_DELAY	_IOW('S', 24, unsigned long)
+
 FIXTURE(slow) {};
 FIXTURE_SETUP(slow) {}
-FIXTURE_TEARDOWN(slow) {}
+/* user_half_alloc_race's delay never outlives a failed test. */
+FIXTURE_TEARDOWN(slow)
+{
+	int fd = test_fd();
+
+	if (fd >= 0) {
+		ioctl(fd, SCI_TEST_ALLOC_DELAY, 0UL);
+		close(fd);
+	}
+}
 
 /* ------------------------------------------------------------------ */
 /* Stale grants: vfree, set_memory_ro, set_direct_map_invalid_noflush */
@@ -839,8 +850,6 @@ TEST_F_TIMEOUT(slow, user_half_race, 300)
  * no WARN (DEBUG_VM: a freed table still in SCI tables; every isolated
  * entry: a user half that differs from the mm's).
  */
-#define SCI_TEST_ALLOC_DELAY	_IOW('S', 24, unsigned long)
-
 static void *first_isolated_syscall(void *arg)
 {
 	int zero = *(int *)arg;
