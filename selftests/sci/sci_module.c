@@ -40,22 +40,53 @@ struct sci_testmod_info {
 
 #define KEEP	(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP)
 
+/*
+ * Load the module.  Loaded already is fine once it is live: a module that
+ * is still going away (an earlier test's unload, or its killed task's last
+ * reference) makes finit_module() fail with EEXIST too, so wait for
+ * "live" or for it to be gone (at most 5 s).
+ */
 static int load_module(void)
 {
-	int fd = open(TESTMOD_KO, O_RDONLY | O_CLOEXEC), ret;
+	char state[32];
+	int i, fd, ret;
 
-	if (fd < 0)
-		return -1;
-	ret = syscall(__NR_finit_module, fd, "", 0);
-	close(fd);
-	if (ret && errno == EEXIST)
-		ret = 0;
-	return ret;
+	for (i = 0; i < 100; i++) {
+		fd = open(TESTMOD_KO, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		ret = syscall(__NR_finit_module, fd, "", 0);
+		close(fd);
+		if (!ret)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+		if (sci_read_file("/sys/module/sci_testmod/initstate", state,
+				  sizeof(state)) > 0 && !strcmp(state, "live\n"))
+			return 0;
+		usleep(50000);
+	}
+	errno = ETIMEDOUT;
+	return -1;
 }
 
+/*
+ * Unload it: EBUSY (not live yet, or going) and EAGAIN (a reference not
+ * dropped yet, such as a killed task's file on its way out) are retried
+ * for at most 5 s.
+ */
 static int unload_module(void)
 {
-	return syscall(__NR_delete_module, "sci_testmod", O_NONBLOCK);
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (!syscall(__NR_delete_module, "sci_testmod", O_NONBLOCK))
+			return 0;
+		if (errno != EBUSY && errno != EAGAIN)
+			return -1;
+		usleep(50000);
+	}
+	return -1;
 }
 
 /* 0 when the module's ioctl summed 1..64 right. */
