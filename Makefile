@@ -116,7 +116,7 @@ TESTMOD = $(B)/testmod-$(KCONFIG)
 testmod:
 	@[ -f $(KOBJ)/Module.symvers ] || $(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" -j$(JOBS) modules
 	@mkdir -p $(TESTMOD) $(GUEST_BIN)/modules
-	@cp selftests/module/Kbuild selftests/module/sci_testmod.c $(TESTMOD)/
+	@cp selftests/module/Kbuild selftests/module/sci_testmod.c selftests/module/sci_testmod.h $(TESTMOD)/
 	$(MAKE) -s -C $(KSRC) O=$(KOBJ) CC="$(KCC)" M=$(TESTMOD) modules
 	@cp $(TESTMOD)/sci_testmod.ko $(GUEST_BIN)/modules/sci_testmod.ko
 

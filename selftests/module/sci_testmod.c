@@ -21,21 +21,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#define SCI_TESTMOD_N		64
-
-struct sci_testmod_sum {
-	__u64 v[SCI_TESTMOD_N];
-	__u64 sum;
-};
-
-struct sci_testmod_info {
-	__u64 sum_fn;
-	__u64 sled_fn;
-};
-
-#define SCI_TESTMOD_SUM		_IOWR('M', 0, struct sci_testmod_sum)
-#define SCI_TESTMOD_GADGET	_IO('M', 1)
-#define SCI_TESTMOD_INFO	_IOR('M', 2, struct sci_testmod_info)
+#include "sci_testmod.h"
 
 /* Two pages of NOPs, page-aligned: harmless wherever it is entered. */
 noinline __aligned(PAGE_SIZE) void sci_testmod_sled(void)

@@ -20,23 +20,11 @@
 
 #include "kselftest_harness.h"
 #include "sci.h"
+#include "../module/sci_testmod.h"
 
 #define TESTMOD_KO	"/sci/bin/modules/sci_testmod.ko"
 #define TESTMOD_PATH	"/dev/sci_testmod"
 #define SCI_TEST_MAPPED	_IOW('S', 23, unsigned long)
-
-#define SCI_TESTMOD_N	64
-struct sci_testmod_sum {
-	__u64 v[SCI_TESTMOD_N];
-	__u64 sum;
-};
-struct sci_testmod_info {
-	__u64 sum_fn;
-	__u64 sled_fn;
-};
-#define SCI_TESTMOD_SUM		_IOWR('M', 0, struct sci_testmod_sum)
-#define SCI_TESTMOD_GADGET	_IO('M', 1)
-#define SCI_TESTMOD_INFO	_IOR('M', 2, struct sci_testmod_info)
 
 #define KEEP	(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP)
 
