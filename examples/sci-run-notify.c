@@ -94,7 +94,7 @@ int sn_parent_take(struct sn_shared *s, pid_t pid)
 }
 
 /* One notification: 1 handled, 0 nothing to read, -1 the filter is gone. */
-static int serve_one(int listener, sn_handler fn, void *arg, int timeout_ms)
+int sn_serve_one(int listener, sn_handler fn, void *arg, int timeout_ms)
 {
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
@@ -107,13 +107,27 @@ static int serve_one(int listener, sn_handler fn, void *arg, int timeout_ms)
 	if (!(pfd.revents & POLLIN))
 		return pfd.revents & (POLLHUP | POLLERR | POLLNVAL) ? -1 : 0;
 	memset(&req, 0, sizeof(req));
-	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-		return errno == EINTR || errno == ENOENT ? 1 : -1;
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) {
+		/* ENOENT: the task was interrupted before we received it. */
+		if (errno == EINTR || errno == ENOENT)
+			return 1;
+		fprintf(stderr, "sci-run: SECCOMP_IOCTL_NOTIF_RECV: %s\n", strerror(errno));
+		return -1;
+	}
 	memset(&resp, 0, sizeof(resp));
 	resp.id = req.id;
 	fn(arg, &req, &resp);
-	/* ENOENT: the task was killed or interrupted meanwhile. */
-	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	/*
+	 * ENOENT: the task was killed or interrupted meanwhile (its syscall
+	 * restarts with a new notification).  EINTR: a signal came while the
+	 * kernel waited for its lock; the task still waits for this answer.
+	 */
+	while (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 && errno != ENOENT) {
+		if (errno != EINTR) {
+			fprintf(stderr, "sci-run: SECCOMP_IOCTL_NOTIF_SEND: %s\n", strerror(errno));
+			break;
+		}
+	}
 	return 1;
 }
 
@@ -122,7 +136,7 @@ int sn_serve_until_exit(int listener, pid_t child, sn_handler fn, void *arg)
 	siginfo_t si;
 
 	for (;;) {
-		int r = serve_one(listener, fn, arg, 50);
+		int r = sn_serve_one(listener, fn, arg, 50);
 
 		if (r < 0)
 			return 0;
@@ -130,7 +144,7 @@ int sn_serve_until_exit(int listener, pid_t child, sn_handler fn, void *arg)
 		if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    si.si_pid == child) {
 			/* what the child's last threads asked meanwhile */
-			while (serve_one(listener, fn, arg, 0) > 0)
+			while (sn_serve_one(listener, fn, arg, 0) > 0)
 				;
 			return 0;
 		}
@@ -156,7 +170,7 @@ void sn_serve_rest_in_background(int listener, sn_handler fn, void *arg)
 	if (fork() != 0)
 		_exit(0);
 	setsid();
-	while (serve_one(listener, fn, arg, -1) >= 0)
+	while (sn_serve_one(listener, fn, arg, -1) >= 0)
 		;
 	_exit(0);
 }

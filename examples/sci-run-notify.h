@@ -19,6 +19,7 @@ int sn_parent_take(struct sn_shared *s, pid_t pid);
 typedef int (*sn_handler)(void *arg, const struct seccomp_notif *req,
 			  struct seccomp_notif_resp *resp);
 /* Answer notifications until @child has exited (not reaped). */
+int sn_serve_one(int listener, sn_handler fn, void *arg, int timeout_ms);
 int sn_serve_until_exit(int listener, pid_t child, sn_handler fn, void *arg);
 /* Keep answering in a detached process while descendants use the filter. */
 void sn_serve_rest_in_background(int listener, sn_handler fn, void *arg);

@@ -363,7 +363,7 @@ static int do_record(const char *file, char *const prog[])
 	struct sci_policy *p;
 	struct sci_error e;
 	struct sn_shared *s;
-	int listener, status = 0, code, rc;
+	int listener, status = 0, code, rc, filter_gone = 0;
 	pid_t pid, w;
 
 	p = sci_policy_new(SCI_ACT_USER_NOTIF);
@@ -400,27 +400,32 @@ static int do_record(const char *file, char *const prog[])
 			strerror(-listener));
 		kill(pid, SIGKILL);
 	}
-	if (listener >= 0)
-		sn_serve_until_exit(listener, pid, sn_record_handler, &rec);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* the descendants left behind: serve them, reap them as they end */
+	/*
+	 * Serve the notifications and reap every child (the program, and the
+	 * descendants it leaves behind: sci-run is their subreaper) until none
+	 * is left.  Reap on every round: a zombie still counts as a user of
+	 * the filter, so the listener reports no hangup while one is left,
+	 * and a supervisor that only served would wait for ever.
+	 */
 	for (;;) {
-		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
-			;
+		int st;
+
+		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+			if (w == pid)
+				status = st;
 		if (w < 0 && errno == ECHILD)
 			break;
-		if (listener < 0) {
-			if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
-				break;
+		if (listener >= 0 && !filter_gone) {
+			if (sn_serve_one(listener, sn_record_handler, &rec, 50) < 0)
+				filter_gone = 1;
 			continue;
 		}
-		{
-			struct pollfd pfd = { listener, POLLIN, 0 };
-
-			if (poll(&pfd, 1, 50) == 1 && (pfd.revents & POLLIN))
-				sn_serve_until_exit(listener, 0x7fffffff, sn_record_handler, &rec);
-		}
+		/* Nothing left to serve: wait for the next child to end. */
+		w = waitpid(-1, &st, 0);
+		if (w == pid)
+			status = st;
+		if (w < 0 && errno == ECHILD)
+			break;
 	}
 	if (listener >= 0)
 		close(listener);

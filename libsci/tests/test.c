@@ -2945,6 +2945,25 @@ static void test_sci_run_record(void)
 	CHECK_EQ(rc, 0);
 	CHECK(strstr(out, "\nexit_group: isolate") != NULL);
 	free(out); free(err);
+	/*
+	 * Descendants that outlive the program, one ending before the other
+	 * makes its last syscalls: sci-run reaps the first (a zombie keeps
+	 * the filter in use) while it serves the second, and ends with the
+	 * last of them.  It used to serve for ever (killed here after 30 s).
+	 */
+	{
+		char *argv_[] = { "/usr/bin/timeout", "-s", "KILL", "30", (char *)sci_run,
+				  "--record", rec, "--", "/bin/sh", "-c",
+				  "(sleep 0.3; true) & (sleep 1; echo late) & exit 0", NULL };
+
+		rc = run_cmd(argv_, &out, &err);
+		CHECK_EQ(rc, 0);
+		CHECK_STR(out, "late\n");
+		free(out); free(err);
+		text = read_all(rec);
+		CHECK(text && strstr(text, "\nexit_group: isolate\t# ") != NULL);
+		free(text);
+	}
 	rc = SCI_RUN("--record", rec, "--isolate-all", "--", "/bin/true");
 	CHECK_EQ(rc, 125);
 	free(out); free(err);
