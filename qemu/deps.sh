@@ -3,7 +3,8 @@
 set -euo pipefail
 pkgs="linux-source gcc make flex bison bc cpio xz-utils patch libelf-dev libssl-dev
 libseccomp-dev libcap-dev qemu-system-x86 busybox-static python3 ccache patchutils
-rsync git debootstrap libjson-c-dev pkg-config gcc-multilib trinity"
+rsync git debootstrap libjson-c-dev pkg-config gcc-multilib trinity
+bochs bochsbios bochs-term vgabios isolinux syslinux-common xorriso"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
