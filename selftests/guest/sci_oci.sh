@@ -78,6 +78,8 @@ rc=$?
 rm -rf /tmp/oci-rec
 echo "# recorded: exit $rc, $(grep -c ': isolate' /tmp/wl.policy 2>/dev/null) syscalls in the policy"
 grep -E ': isolate' /tmp/wl.policy | head -n 8 | sed 's/^/#   /'
+# What the workload and sci-run said, when the recording went wrong.
+[ $rc = 0 ] || { echo "# the recorded run's stderr:"; head -n 20 /tmp/oci-rec.err | sed 's/^/#   /'; }
 check record_exits_0_same_output \
 	'[ $rc = 0 ] && cmp -s /tmp/wl-native.out /tmp/oci-rec.out && sci-run --check /tmp/wl.policy >/dev/null'
 run recorded sci-run --policy /tmp/wl.policy --
