@@ -201,6 +201,40 @@ static void describe(int pid)
 	}
 }
 
+/*
+ * The other user processes of the guest (not kernel threads, not init, not
+ * sci-suite): a process that left the session with setsid() and holds a
+ * pipe the suite reads, other than the output pipe, shows up here.
+ */
+static void describe_others(int sid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	char path[64], cmd[8];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char state, comm[64];
+		int pid, s, ppid;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = atoi(de->d_name);
+		if (pid == 1 || pid == self || pid == getpid())
+			continue;
+		ppid = proc_stat(pid, &s, &state, comm, sizeof(comm));
+		if (ppid < 0 || ppid == 2 || pid == 2 || s == sid || holds_pipe(pid))
+			continue;
+		/* kernel threads have an empty command line */
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+		if (read_file(path, cmd, sizeof(cmd)) <= 0)
+			continue;
+		describe(pid);
+	}
+	closedir(d);
+}
+
 static void kill_one(int pid)
 {
 	kill(pid, SIGKILL);
@@ -216,6 +250,8 @@ static void report_hang(int sid, const char *cmd, int tmo)
 	printf("# hang: %s did not finish in %d s; the processes of its session:\n",
 	       cmd, tmo);
 	for_each_member(sid, describe);
+	printf("# hang: the guest's other user processes:\n");
+	describe_others(sid);
 	/*
 	 * Blocked tasks of the whole guest, with stacks, to the kernel log;
 	 * only in the test guest (its /init installs /sci/tests.list).
