@@ -73,9 +73,20 @@ check docker_profile_compiles_isolating \
 run docker sci-run --oci $profile --isolate-allowed --
 
 # Record the workload, then run it under the recorded policy.
-sci-run --record /tmp/wl.policy -- sh $wl /tmp/oci-rec >/tmp/oci-rec.out 2>/tmp/oci-rec.err
-rc=$?
-rm -rf /tmp/oci-rec
+record() {
+	sci-run --record /tmp/wl.policy -- sh $wl /tmp/oci-rec >/tmp/oci-rec.out 2>/tmp/oci-rec.err
+	rc=$?
+	rm -rf /tmp/oci-rec
+}
+record
+# USER_NOTIF makes a syscall that waits for the supervisor interruptible,
+# and ash's handlers have no SA_RESTART: a SIGCHLD at that moment fails
+# even fork() with EINTR (README, "Known limitations").  That one failure
+# is recorded once more, and said so; any other failure counts.
+if [ $rc != 0 ] && grep -q "Interrupted system call" /tmp/oci-rec.err; then
+	echo "# recording interrupted (EINTR under USER_NOTIF): $(grep -m 1 'Interrupted system call' /tmp/oci-rec.err); recording again"
+	record
+fi
 echo "# recorded: exit $rc, $(grep -c ': isolate' /tmp/wl.policy 2>/dev/null) syscalls in the policy"
 grep -E ': isolate' /tmp/wl.policy | head -n 8 | sed 's/^/#   /'
 # What the workload and sci-run said, when the recording went wrong.
