@@ -10,7 +10,10 @@
 #include <linux/types.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
@@ -23,11 +26,13 @@ static int test_fd(void)
 
 /* The attacker's hooks (sci_test.c, SCI_TEST_ATTACK): only with sci=on. */
 #define SCI_ATTACK_PATH		"/sys/kernel/debug/sci/attack"
-enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE };
+enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
+       SCI_ATTACK_RET_ENTRY_STACK };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
 #define SCI_ATTACK_GS_BASE	0x5c1a77ac00000002ULL
+#define SCI_ATTACK_USER_CR3	0x5c1a77ac00000003ULL
 
 struct sci_test_attack {
 	__u32 how;
@@ -64,6 +69,20 @@ struct sci_test_cr3_sites {
 #define KERNEL_DS	0x18
 #define USER_DS		0x2b
 #define USER_CS		0x33
+
+/* A line in the kernel log (written before it goes on: it survives a crash). */
+static void __attribute__((format(printf, 1, 2))) sci_kmsg(const char *fmt, ...)
+{
+	int fd = open("/dev/kmsg", O_WRONLY);
+	va_list ap;
+
+	if (fd < 0)
+		return;
+	va_start(ap, fmt);
+	vdprintf(fd, fmt, ap);
+	va_end(ap);
+	close(fd);
+}
 
 /* Nearest kernel text symbol at or below @addr, as "name+0xoff". */
 static void ksym_name(unsigned long addr, char *out, size_t len)
@@ -417,6 +436,179 @@ TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
 	}
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Class 1 with user tables (found by review): the writes that switch to
+ * PTI's user tables on the way back to user mode checked only that what
+ * they loaded had the user bit (12) set.  A jump to one of them with the
+ * CR3 of any user tables (this mm's, another mm's, with any PCID) passed,
+ * and the rest of the return path went to user mode: the isolated syscall
+ * left the SCI tables for user code of the attacker's choice, on tables
+ * of the attacker's choice, before any check ran again.  Each premapped
+ * CR3 write is tried with its register holding the user CR3 of this mm,
+ * %rcx and %r11 set for SYSRET and a stack that the user tables map (the
+ * CPU's entry stack) filled with IRET frames (at every alignment, since
+ * each path pops a different number of words), all leading to
+ * user_cr3_marker, which writes a word of shared memory and spins.  The marker must never be written; the task must be killed by
+ * SCI.  The control: the same jump to the SYSRET path's write, unisolated,
+ * reaches the marker.
+ */
+#define MARKER_PAGE	0x5c100000UL
+#define MARKER_VALUE	0x5c1
+
+void user_cr3_marker(void);
+asm(".pushsection .text\n"
+    ".globl user_cr3_marker\n"
+    ".type user_cr3_marker, @function\n"
+    "user_cr3_marker:\n\t"
+    "movl $0x5c1, 0x5c100000\n"
+    "1:\tpause\n\t"
+    "jmp 1b\n"
+    ".size user_cr3_marker, .-user_cr3_marker\n"
+    ".popsection\n");
+
+/*
+ * Jump to premapped CR3 write @site (register @reg) with a user CR3, from a
+ * child, isolated or not.  The marker's value when the child ended (or
+ * was killed after 3 s in user mode).
+ */
+/* sci_test_attack.regs[] index of x86 register number 0-15 (ModRM order) */
+static const unsigned int reg_index[16] = {
+	0, 2, 3, 1, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15
+};
+
+static int user_cr3_jump(unsigned long site, unsigned int reg,
+			 unsigned int shift, int isolate, int *status,
+			 char *rec, size_t reclen)
+{
+	volatile int *marker = (volatile int *)MARKER_PAGE;
+	__u64 user_sp = MARKER_PAGE + 0x800, stack[64];
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), i;
+	struct sci_test_attack a;
+	pid_t pid;
+
+	*status = -1;
+	rec[0] = '\0';
+	if (fd < 0)
+		return -1;
+	*marker = 0;
+	memset(&a, 0, sizeof(a));
+	a.regs[2] = (unsigned long)user_cr3_marker;	/* %rcx: SYSRET's %rip */
+	a.regs[11] = 0x202;				/* %r11: its flags */
+	a.regs[reg_index[reg]] = SCI_ATTACK_USER_CR3;
+	if (reg == 4) {
+		a.how = SCI_ATTACK_JMP;
+		a.target = site;
+	} else {
+		a.how = SCI_ATTACK_RET_ENTRY_STACK;
+		stack[0] = site;
+		/* Pops before the frame get the user stack (SYSRET's %rsp). */
+		for (i = 1; i < 64; i++) {
+			switch (i < 1 + (int)shift ? 3 : (i - 1 - shift) % 5) {
+			case 0: stack[i] = (unsigned long)user_cr3_marker; break;
+			case 1: stack[i] = USER_CS; break;
+			case 2: stack[i] = 0x202; break;
+			case 3: stack[i] = user_sp; break;
+			case 4: stack[i] = USER_DS; break;
+			}
+		}
+		a.len = 64;
+		a.data = (unsigned long)stack;
+	}
+	pid = fork();
+	if (pid == 0) {
+		cpu_set_t cpus;
+
+		/* No page fault on the way: it would enter the kernel first. */
+		*marker = 0;
+		/* The words on the entry stack are this CPU's. */
+		CPU_ZERO(&cpus);
+		CPU_SET(sched_getcpu(), &cpus);
+		if (sched_setaffinity(0, sizeof(cpus), &cpus))
+			_exit(89);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_ATTACK, &a);
+		_exit(95);	/* came back: the jump did not go anywhere */
+	}
+	close(fd);
+	if (pid < 0)
+		return -1;
+	for (i = 0; i < 300 && *marker != MARKER_VALUE; i++) {
+		siginfo_t si = { 0 };
+
+		if (!waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			break;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	*status = sci_reap(pid, rec, reclen);
+	return *marker;
+}
+
+TEST_F_TIMEOUT(slow, user_cr3_writes_never_reach_user_mode, 300)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long sysret = sci_ksym("syscall_return_via_sysret");
+	struct sci_test_cr3_sites sites;
+	unsigned int i, shift, bad = 0;
+	int status, reached = 0, reached_user = 0;
+	char name[160], rec[1024];
+	void *page;
+
+	ASSERT_NE(0, sysret);
+	page = mmap((void *)MARKER_PAGE, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ASSERT_EQ((void *)MARKER_PAGE, page);
+	ASSERT_EQ(0, cr3_sites(&sites));
+	ASSERT_LT(0, sites.nr);
+
+	/* Control: unisolated, the SYSRET path's write reaches user mode. */
+	for (i = 0; i < sites.nr; i++) {
+		ksym_name(sites.addr[i], name, sizeof(name));
+		if (strncmp(name, "syscall_return_via_sysret+", 26))
+			continue;
+		reached = user_cr3_jump(sites.addr[i], sites.reg[i], 3, 0,
+					&status, rec, sizeof(rec));
+		TH_LOG("unisolated, %s: marker %#x, status %#x", name,
+		       reached, status);
+		break;
+	}
+	ASSERT_EQ(MARKER_VALUE, reached);
+
+	/*
+	 * Stop at the first that reaches user mode: the next may get there
+	 * with interrupts off (a misaligned frame's flags) and spin for good.
+	 */
+	for (i = 0; i < sites.nr && !reached_user; i++) {
+		ksym_name(sites.addr[i], name, sizeof(name));
+		for (shift = 0; shift < 5 && !reached_user; shift++) {
+			int m;
+
+			/* Named in the kernel log first: if the guest dies, which. */
+			sci_kmsg("sci_redteam: user CR3 at %s, shift %u", name, shift);
+			m = user_cr3_jump(sites.addr[i], sites.reg[i], shift, 1,
+					  &status, rec, sizeof(rec));
+			struct outcome o = { .status = status };
+
+			snprintf(o.rec, sizeof(o.rec), "%s", rec);
+			if (m == MARKER_VALUE || !killed_by_sci(&o)) {
+				TH_LOG("%#llx %s (reg %u, shift %u): %s, status %#x, %s",
+				       sites.addr[i], name, sites.reg[i], shift,
+				       m == MARKER_VALUE ? "REACHED USER MODE" : "not killed by SCI",
+				       status, strstr(rec, "reason: ") ?: "no violation");
+				bad++;
+				reached_user = m == MARKER_VALUE;
+			}
+			if (sites.reg[i] == 4)
+				break;	/* a JMP: no stack to align */
+		}
+	}
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	munmap(page, 4096);
 }
 
 /*
