@@ -186,6 +186,11 @@ selftest-qemu: kernel initramfs
 		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-nopti selftest || rc=1; \
 	qemu/tapsum.py $(RUN)-nopti/tap.log $(RUN)-nopti/kernel.log $(EXPECT) \
 		| tee $(RUN)-nopti/summary.txt || rc=1; \
+	echo "== booting again with sci=on and percpu_alloc=page (SCI refuses): $(SCI_OFF_TESTS)"; \
+	GUEST_CMDLINE="sci=on percpu_alloc=page no5lvl" SCI_TESTS=$(SCI_OFF_TESTS) $(STAGE) boot-$(KCONFIG)-pcpu-page \
+		qemu/run-guest.sh $(BZIMAGE) $(INITRD) $(RUN)-pcpu-page selftest || rc=1; \
+	qemu/tapsum.py $(RUN)-pcpu-page/tap.log $(RUN)-pcpu-page/kernel.log $(EXPECT) \
+		| tee $(RUN)-pcpu-page/summary.txt || rc=1; \
 	if [ $(KCONFIG) = kasan ]; then \
 		echo "== no 5-level-paging boot under KASAN: 6.1's KASAN reports a wild access"; \
 		echo "   when an interrupt arrives while identify_cpu() has cleared LA57 in the"; \
@@ -202,7 +207,8 @@ selftest-qemu: kernel initramfs
 			| tee $(RUN)-la57/summary.txt || rc=1; \
 		la57=$(RUN)-la57/summary.txt; \
 	fi; \
-	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $(RUN)-nopti/summary.txt $$la57 \
+	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $(RUN)-nopti/summary.txt \
+		$(RUN)-pcpu-page/summary.txt $$la57 \
 		| tee $(RUN)/total.txt; \
 	[ $$rc = 0 ] || grep -q ' [1-9][0-9]* failed' $(RUN)/total.txt || \
 		{ echo "0 passed, 1 failed" >>$(RUN)/total.txt; echo "0 passed, 1 failed"; }; \
@@ -250,7 +256,7 @@ check:
 		$(MAKE) --no-print-directory selftest-qemu KCONFIG=$$c || rc=1; \
 	done; \
 	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
-	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-nopti $(B)/run-$(c)-la57); \
+	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-nopti $(B)/run-$(c)-pcpu-page $(B)/run-$(c)-la57); \
 	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
 	exit $$rc
 

@@ -54,6 +54,8 @@ struct sci_test_cr3_sites {
 	__u8 reg[SCI_MAX_SITES];
 	__u64 error_entry_ret;
 	__u64 paranoid_entry_ret;
+	__u64 nr_reads;
+	__u64 read_addr[SCI_MAX_SITES];
 };
 
 #define SCI_TEST_ATTACK		_IOWR('S', 15, struct sci_test_attack)
@@ -548,6 +550,115 @@ static int user_cr3_jump(unsigned long site, unsigned int reg,
 	return *marker;
 }
 
+/* Killed by SCI for a jump to a premapped CR3 write (not by a #DF, say). */
+static int killed_at_cr3_check(int status, const char *rec)
+{
+	struct outcome o = { .status = status };
+
+	snprintf(o.rec, sizeof(o.rec), "%s", rec);
+	return killed_by_sci(&o) &&
+	       strstr(rec, "reason: jump to a premapped CR3 write");
+}
+
+/*
+ * Every CPU still runs a task that sleeps (its timer fires, its wakeup
+ * arrives): a kill that left an interrupt in service would have blocked
+ * that CPU's timer for good.  How many CPUs did not, within 5 s.
+ */
+static int cpus_unresponsive(void)
+{
+	int cpu, ncpus = sysconf(_SC_NPROCESSORS_ONLN), bad = 0;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		siginfo_t si;
+		int i;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			cpu_set_t cpus;
+
+			CPU_ZERO(&cpus);
+			CPU_SET(cpu, &cpus);
+			if (sched_setaffinity(0, sizeof(cpus), &cpus))
+				_exit(1);
+			usleep(10000);
+			_exit(sched_getcpu() == cpu ? 0 : 2);
+		}
+		for (i = 0; i < 500; i++) {
+			memset(&si, 0, sizeof(si));
+			if (!waitid(P_PID, pid, &si, WEXITED | WNOHANG) &&
+			    si.si_pid == pid)
+				break;
+			usleep(10000);
+		}
+		if (i == 500 || si.si_code != CLD_EXITED || si.si_status) {
+			kill(pid, SIGKILL);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/*
+ * The same from where a switch of tables starts, its read of CR3: a jump
+ * into a return to user mode on the SCI tables makes PTI's switch load the
+ * SCI tables' CR3 with the user bit (12) set, the page after the SCI PGD.
+ * Each CR3 read that a CR3 write follows within 128 bytes is tried, with
+ * the registers and frames as above: the task must be killed by SCI, and
+ * the machine must live.
+ */
+TEST_F_TIMEOUT(slow, sci_tables_switched_to_user_tables_are_killed, 300)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct sci_test_cr3_sites sites;
+	unsigned int i, j, shift, tried = 0, bad = 0;
+	char name[160], rec[1024];
+	int status, reached_user = 0;
+	void *page;
+
+	page = mmap((void *)MARKER_PAGE, 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ASSERT_EQ((void *)MARKER_PAGE, page);
+	ASSERT_EQ(0, cr3_sites(&sites));
+	ASSERT_LT(0, sites.nr_reads);
+	for (i = 0; i < sites.nr_reads && !reached_user; i++) {
+		for (j = 0; j < sites.nr; j++)
+			if (sites.addr[j] > sites.read_addr[i] &&
+			    sites.addr[j] - sites.read_addr[i] < 128)
+				break;
+		if (j == sites.nr)
+			continue;
+		ksym_name(sites.read_addr[i], name, sizeof(name));
+		tried++;
+		for (shift = 0; shift < 5 && !reached_user; shift++) {
+			struct outcome o;
+			int m;
+
+			sci_kmsg("sci_redteam: CR3 read at %s, shift %u", name, shift);
+			/* %rsp is not the register: always a RET */
+			m = user_cr3_jump(sites.read_addr[i], 0, shift, 1,
+					  &status, rec, sizeof(rec));
+			memset(&o, 0, sizeof(o));
+			o.status = status;
+			snprintf(o.rec, sizeof(o.rec), "%s", rec);
+			if (m == MARKER_VALUE || !killed_by_sci(&o)) {
+				TH_LOG("%#llx %s (shift %u): %s, status %#x, %s",
+				       sites.read_addr[i], name, shift,
+				       m == MARKER_VALUE ? "REACHED USER MODE" : "not killed by SCI",
+				       status, strstr(rec, "reason: ") ?: "no violation");
+				bad++;
+				reached_user = m == MARKER_VALUE;
+			}
+		}
+	}
+	TH_LOG("%u CR3 reads followed by a CR3 write tried", tried);
+	EXPECT_LT(0, tried);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, cpus_unresponsive());
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	munmap(page, 4096);
+}
+
 TEST_F_TIMEOUT(slow, user_cr3_writes_never_reach_user_mode, 300)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
@@ -591,10 +702,7 @@ TEST_F_TIMEOUT(slow, user_cr3_writes_never_reach_user_mode, 300)
 			sci_kmsg("sci_redteam: user CR3 at %s, shift %u", name, shift);
 			m = user_cr3_jump(sites.addr[i], sites.reg[i], shift, 1,
 					  &status, rec, sizeof(rec));
-			struct outcome o = { .status = status };
-
-			snprintf(o.rec, sizeof(o.rec), "%s", rec);
-			if (m == MARKER_VALUE || !killed_by_sci(&o)) {
+			if (m == MARKER_VALUE || !killed_at_cr3_check(status, rec)) {
 				TH_LOG("%#llx %s (reg %u, shift %u): %s, status %#x, %s",
 				       sites.addr[i], name, sites.reg[i], shift,
 				       m == MARKER_VALUE ? "REACHED USER MODE" : "not killed by SCI",
@@ -607,6 +715,7 @@ TEST_F_TIMEOUT(slow, user_cr3_writes_never_reach_user_mode, 300)
 		}
 	}
 	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, cpus_unresponsive());
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	munmap(page, 4096);
 }
