@@ -107,11 +107,13 @@ $(HDR)/.stamp: $(KOBJ)/.config $(B)/.tree-state
 	$(MAKE) -s -C $(KSRC) O=$(KOBJ) headers_install INSTALL_HDR_PATH=$(HDR)
 	@touch $@
 
-# Guest programs are built against the default configuration's headers:
-# the uapi does not depend on the configuration.
+# Guest programs are built against the configuration's headers (the uapi
+# does not depend on it).  KCONFIG is passed on: selftest-bochs and
+# fuzz-qemu choose theirs in this Makefile, which a sub-make does not see,
+# and its test module must be built for that configuration's kernel.
 guest-bin: kernel
 	@$(STAGE) guest-bin sh -c '$(MAKE) -s --no-print-directory -C selftests KSRC=$(KSRC) HDR=$(HDR) OUT=$(GUEST_BIN) && \
-		$(MAKE) -s --no-print-directory $(GUEST_BIN)/sci-poweroff $(GUEST_BIN)/sci-suite testmod examples'
+		$(MAKE) -s --no-print-directory KCONFIG=$(KCONFIG) $(GUEST_BIN)/sci-poweroff $(GUEST_BIN)/sci-suite testmod examples'
 
 # The selftests' module, built for this configuration's kernel (the
 # initramfs is built again for each configuration make check boots).
