@@ -361,8 +361,8 @@ TEST(kept_grants_at_rest)
 		p = strstr(buf, "table_pages: ");
 		ASSERT_NE(NULL, p);
 		pages = atol(p + 13);
-		/* The stack's tables at rest: PUD and PMD, and a P4D with 5 levels */
-		rest = strstr(buf, "paging_levels: 5\n") ? 3 : 2;
+		/* The stack's tables at rest: PUD, PMD and PTE, and a P4D with 5 levels */
+		rest = strstr(buf, "paging_levels: 5\n") ? 4 : 3;
 		TH_LOG("%s: kept %u, grants %u, table_pages %lu at rest (%lu without kept grants)",
 		       i ? "keeping" : "not keeping", kept, grants, pages, rest);
 		ASSERT_EQ((unsigned int)i, kept);
