@@ -27,7 +27,8 @@ static int test_fd(void)
 /* The attacker's hooks (sci_test.c, SCI_TEST_ATTACK): only with sci=on. */
 #define SCI_ATTACK_PATH		"/sys/kernel/debug/sci/attack"
 enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
-       SCI_ATTACK_RET_ENTRY_STACK };
+       SCI_ATTACK_RET_ENTRY_STACK, SCI_ATTACK_IRQ_FRAME,
+       SCI_ATTACK_IRQ_STACK_USED };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -726,6 +727,84 @@ TEST_F_TIMEOUT(slow, user_cr3_writes_never_reach_user_mode, 300)
 	EXPECT_EQ(0, cpus_unresponsive());
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	munmap(page, 4096);
+}
+
+/*
+ * The interrupt window (found by running): a jump with interrupts on to a
+ * premapped CR3 write that loads the full tables, with %rsp anywhere.  An
+ * interrupt that arrives before the write's check runs its entry and
+ * handler on the full tables and on the attacker's stack: an entry stack
+ * it overflows (a panic, seen once in seven runs), or memory that a
+ * sibling thread rewrites under the handler.  Timing cannot be tested, so
+ * SCI_ATTACK_IRQ_FRAME does what the CPU does then: from the isolated
+ * syscall, on the full tables, an interrupt frame whose instruction
+ * pointer is just past each premapped CR3 write, on a poisoned stack,
+ * into the reschedule IPI's entry.  The task must be killed before the
+ * entry saves a register: only the frame and the two words the entry
+ * stub pushes (7 words) may have been written.  The control, a frame
+ * outside the entry code on the same stack, comes back: the handler ran,
+ * on the full tables, and used more of the stack.
+ */
+#define IRQ_FRAME_WORDS	7
+
+static long irq_stack_used(void)
+{
+	struct sci_test_attack a = { .how = SCI_ATTACK_IRQ_STACK_USED };
+	int fd = open(SCI_ATTACK_PATH, O_RDWR);
+	long ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, SCI_TEST_ATTACK, &a) ? -errno : (long)a.landed_rdi;
+	close(fd);
+	return ret;
+}
+
+TEST_F_TIMEOUT(slow, interrupt_in_entry_code_killed_before_its_handler, 300)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), used;
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	struct outcome o;
+	unsigned int i, bad = 0;
+	char name[160];
+
+	ASSERT_EQ(0, cr3_sites(&sites));
+	ASSERT_LT(0, sites.nr);
+
+	/* Control: outside the entry code, the handler runs and returns. */
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_IRQ_FRAME;
+	attack(&a, 1, &o);
+	TH_LOG("control: status %#x, came back %d, stack used %llu bytes, CR3 %#llx (full %#llx, SCI %#llx)",
+	       o.status, o.have && o.a.landed, o.have ? o.a.landed_rdi : 0,
+	       o.a.landed_cr3, o.a.kernel_cr3, o.a.sci_cr3);
+	ASSERT_TRUE(o.have && o.a.landed);
+	ASSERT_NE(0, o.a.sci_cr3);
+	EXPECT_EQ(o.a.kernel_cr3 & CR3_ADDR, o.a.landed_cr3 & CR3_ADDR);
+	EXPECT_LT(IRQ_FRAME_WORDS * 8 + 64, o.a.landed_rdi);
+
+	for (i = 0; i < sites.nr; i++) {
+		ksym_name(sites.addr[i], name, sizeof(name));
+		sci_kmsg("sci_redteam: interrupt after the CR3 write at %s", name);
+		memset(&a, 0, sizeof(a));
+		a.how = SCI_ATTACK_IRQ_FRAME;
+		a.target = sites.addr[i];
+		a.len = 1;
+		attack(&a, 1, &o);
+		used = irq_stack_used();
+		if (!killed_by_sci(&o) || !strstr(o.rec, "reason: interrupt in premapped entry code") ||
+		    used < 0 || used > IRQ_FRAME_WORDS * 8) {
+			TH_LOG("%#llx %s: status %#x, %s, stack used %ld bytes",
+			       sites.addr[i], name, o.status,
+			       strstr(o.rec, "reason: ") ?: "no violation", used);
+			bad++;
+		}
+	}
+	TH_LOG("%llu CR3 writes' windows tried", sites.nr);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, cpus_unresponsive());
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 /*
