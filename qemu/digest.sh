@@ -14,9 +14,9 @@ for d in "$@"; do
 		tail -n 8 "$d/tap.log"
 		tail -n 15 "$d/kernel.log"
 	fi
-	if grep -q '^# # hang: ' "$d/tap.log" 2>/dev/null; then
-		grep '^# # hang: ' "$d/tap.log" | grep -v '^# # hang:   <' | head -n 40
-		grep '^# # hang:   <' "$d/tap.log" | tail -n 15
+	if grep -q -E '^(# )?# hang: ' "$d/tap.log" 2>/dev/null; then
+		grep -E '^(# )?# hang: ' "$d/tap.log" | grep -v -E '^(# )?# hang:   <' | head -n 40
+		grep -E '^(# )?# hang:   <' "$d/tap.log" | tail -n 15
 	fi
 done
 exit 0

@@ -559,14 +559,19 @@ static int user_cr3_jump(unsigned long site, unsigned int reg,
 	return *marker;
 }
 
-/* Killed by SCI for a jump to a premapped CR3 write (not by a #DF, say). */
+/*
+ * Killed by SCI for a jump to a premapped CR3 write (not by a #DF, say), or
+ * by an interrupt that arrived while the chain ran the entry text with
+ * interrupts on (SCI_ENTRY_IRQ_WINDOW, before that check could run).
+ */
 static int killed_at_cr3_check(int status, const char *rec)
 {
 	struct outcome o = { .status = status };
 
 	snprintf(o.rec, sizeof(o.rec), "%s", rec);
 	return killed_by_sci(&o) &&
-	       strstr(rec, "reason: jump to a premapped CR3 write");
+	       (strstr(rec, "reason: jump to a premapped CR3 write") ||
+		strstr(rec, "reason: interrupt in premapped entry code"));
 }
 
 /*
