@@ -34,6 +34,7 @@ enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
 #define SCI_ATTACK_GS_BASE	0x5c1a77ac00000002ULL
 #define SCI_ATTACK_USER_CR3	0x5c1a77ac00000003ULL
+#define SCI_ATTACK_POISON_STACK	0x5c1a77ac00000004ULL
 
 struct sci_test_attack {
 	__u32 how;
@@ -807,6 +808,67 @@ TEST_F_TIMEOUT(slow, interrupt_in_entry_code_killed_before_its_handler, 300)
 		}
 	}
 	TH_LOG("%llu CR3 writes' windows tried", sites.nr);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, cpus_unresponsive());
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Found by review: after a jumped-to CR3 write the stack pointer is the
+ * attacker's, on the full tables, where SCI's own state and tables are
+ * writable.  A check that called its kill (C code's "call
+ * sci_cr3_violation") pushed a return address there: a known value at a
+ * chosen address.  The checks in assembler only branch (the disassembly
+ * shows it); the CR3 writes whose checks are C, those of the function
+ * that enters and leaves the SCI tables (sci_run_isolated(), before
+ * series 0038 sci_syscall()), are jumped to with the full tables' CR3 in
+ * every register, so that the checks on the value loaded and on GS pass
+ * and the stack check fails, and with %rsp on a poisoned stack: the task
+ * must be killed and nothing written below the stack pointer.  A kill
+ * for an interrupt that arrived meanwhile (its frame is written by the
+ * CPU) is tried again.
+ */
+TEST_F_TIMEOUT(slow, cr3_checks_write_nothing_on_the_stack, 300)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), used;
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	struct outcome o;
+	unsigned int i, r, bad = 0, tried = 0;
+	char name[160];
+
+	ASSERT_EQ(0, cr3_sites(&sites));
+	ASSERT_LT(0, sites.nr);
+	for (i = 0; i < sites.nr; i++) {
+		ksym_name(sites.addr[i], name, sizeof(name));
+		if (strncmp(name, "sci_run_isolated+", 17) &&
+		    strncmp(name, "sci_syscall+", 12))
+			continue;
+		tried++;
+		for (r = 0; r < 5; r++) {
+			int k;
+
+			sci_kmsg("sci_redteam: CR3 write at %s, %%rsp poisoned", name);
+			memset(&a, 0, sizeof(a));
+			a.how = SCI_ATTACK_JMP;
+			a.target = sites.addr[i];
+			for (k = 0; k < 16; k++)
+				a.regs[k] = SCI_ATTACK_KERNEL_CR3;
+			a.regs[7] = SCI_ATTACK_POISON_STACK;
+			attack(&a, 1, &o);
+			used = irq_stack_used();
+			if (!strstr(o.rec, "reason: interrupt in premapped entry code"))
+				break;
+		}
+		if (!killed_by_sci(&o) || used != 0) {
+			TH_LOG("%#llx %s: status %#x, %s, %ld bytes written below %%rsp",
+			       sites.addr[i], name, o.status,
+			       strstr(o.rec, "reason: ") ?: "no violation", used);
+			bad++;
+		}
+	}
+	TH_LOG("%u CR3 writes with checks in C tried", tried);
+	EXPECT_EQ(2, tried);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(0, cpus_unresponsive());
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
