@@ -13,6 +13,11 @@ BUILD ?= build
 ifeq ($(MAKECMDGOALS),fuzz-qemu)
 KCONFIG ?= distro
 endif
+# make bench-qemu measures the distribution configuration (its HTTP server
+# benchmark needs networking, which the default configuration lacks).
+ifeq ($(MAKECMDGOALS),bench-qemu)
+KCONFIG ?= distro
+endif
 # make selftest-bochs runs the debug configuration (DEBUG_VM) by default.
 ifeq ($(MAKECMDGOALS),selftest-bochs)
 KCONFIG ?= debug

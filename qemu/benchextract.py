@@ -5,7 +5,8 @@ guest's kernel log, print the table.
 usage: benchextract.py TAP_LOG KERNEL_LOG OUTDIR
 
 Writes OUTDIR/bench.txt (the table) and OUTDIR/bench.csv, the blocks that
-sci_bench prints between "==== SCI-BENCH TABLE|CSV BEGIN/END ====" lines.
+sci_bench prints between "==== SCI-BENCH TABLE|CSV BEGIN/END ====" lines,
+each followed by sci_bench_http's HTTP and HTTP-CSV blocks.
 Exits 1 when a block is missing or the kernel log reports a problem (the
 patterns of qemu/tapsum.py).
 """
@@ -48,6 +49,19 @@ def main():
         with open(out, "w") as f:
             f.write("\n".join(body) + "\n")
         if name == "TABLE":
+            print("\n".join(body))
+    # The application benchmark (sci_bench_http): appended to both files.
+    for name, fname in (("HTTP", "bench.txt"), ("HTTP-CSV", "bench.csv")):
+        body = block(lines, name)
+        if body is None:
+            print(f"# FAILED: no {name} block in {tap}")
+            rc = 1
+            continue
+        out = os.path.join(outdir, fname)
+        if os.path.exists(out):
+            with open(out, "a") as f:
+                f.write("\n".join(body) + "\n")
+        if name == "HTTP":
             print("\n".join(body))
     for line in lines:
         if line.startswith("# FAIL"):
