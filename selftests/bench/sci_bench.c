@@ -52,6 +52,7 @@
 #include <time.h>
 
 #include "../sci/sci.h"
+#include "bench_common.h"
 
 #define DATA_PATH	"/tmp/sci_bench.dat"
 #define DATA_SIZE	(16 << 20)
@@ -297,26 +298,13 @@ static int notif_fd = -1;
 
 static void *supervisor(void *arg)
 {
-	struct seccomp_notif req;
-	struct seccomp_notif_resp resp;
 	int fd;
 
 	(void)arg;
 	while ((fd = __atomic_load_n(&notif_fd, __ATOMIC_ACQUIRE)) < 0)
 		sched_yield();
-	for (;;) {
-		memset(&req, 0, sizeof(req));
-		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req)) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			return NULL;
-		}
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		/* ENOENT: the task died meanwhile. */
-		ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
+	bench_supervise(fd);
+	return NULL;
 }
 
 static int install(unsigned int action, unsigned int flags)
@@ -327,46 +315,6 @@ static int install(unsigned int action, unsigned int flags)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-}
-
-/*
- * The ptrace tracer of the trace mode: continue every stop; seccomp, fork
- * and exec events, and the first stop of an auto-attached child, without a
- * signal.  Returns when @w has exited.
- */
-static int tracer(pid_t w)
-{
-	int st;
-
-	if (waitpid(w, &st, __WALL) != w || !WIFSTOPPED(st))
-		return 1;
-	if (ptrace(PTRACE_SETOPTIONS, w, 0,
-		   PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK |
-		   PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE |
-		   PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL))
-		return 1;
-	ptrace(PTRACE_CONT, w, 0, 0);
-	for (;;) {
-		pid_t p = waitpid(-1, &st, __WALL);
-		int sig;
-
-		if (p < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (p == w)
-				return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-			continue;
-		}
-		if (!WIFSTOPPED(st))
-			continue;
-		sig = WSTOPSIG(st);
-		if (sig == SIGTRAP || sig == SIGSTOP)
-			sig = 0;
-		ptrace(PTRACE_CONT, p, 0, sig);
-	}
 }
 
 static void __attribute__((noreturn)) worker_main(int mode)
@@ -414,7 +362,7 @@ static void __attribute__((noreturn)) worker_main(int mode)
 		if (pid) {
 			close(CMD_FD);
 			close(RES_FD);
-			_exit(tracer(pid));
+			_exit(bench_tracer(pid));
 		}
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) || raise(SIGSTOP))
 			goto err;

@@ -47,6 +47,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
+
 #ifndef SECCOMP_RET_ISOLATE
 #define SECCOMP_RET_ISOLATE	0x7f800000U
 #endif
@@ -131,60 +133,11 @@ static int install(unsigned int action, int all, unsigned int flags)
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
-/* USER_NOTIF supervisor: every notification continues. */
+/* USER_NOTIF supervisor thread: every notification continues. */
 static void *supervisor(void *arg)
 {
-	int fd = (int)(long)arg;
-	struct seccomp_notif req;
-	struct seccomp_notif_resp resp;
-
-	for (;;) {
-		memset(&req, 0, sizeof(req));
-		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req)) {
-			if (errno == EINTR || errno == ENOENT)
-				continue;
-			return NULL;
-		}
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-		ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	}
-}
-
-/* ptrace tracer of the server and its children: continue every stop. */
-static int tracer(pid_t w)
-{
-	int st;
-
-	if (waitpid(w, &st, __WALL) != w || !WIFSTOPPED(st))
-		return 1;
-	if (ptrace(PTRACE_SETOPTIONS, w, 0,
-		   PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-		   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL))
-		return 1;
-	ptrace(PTRACE_CONT, w, 0, 0);
-	for (;;) {
-		pid_t p = waitpid(-1, &st, __WALL);
-		int sig;
-
-		if (p < 0) {
-			if (errno == EINTR)
-				continue;
-			return 1;
-		}
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (p == w)
-				return 0;
-			continue;
-		}
-		if (!WIFSTOPPED(st))
-			continue;
-		sig = WSTOPSIG(st);
-		if (sig == SIGTRAP || sig == SIGSTOP)
-			sig = 0;
-		ptrace(PTRACE_CONT, p, 0, sig);
-	}
+	bench_supervise((int)(long)arg);
+	return NULL;
 }
 
 static void __attribute__((noreturn)) exec_server(void)
@@ -228,10 +181,15 @@ static pid_t start_server(int mode)
 			fd = install(SECCOMP_RET_ISOLATE, 0, 0);
 			break;
 		case M_NOTIF_RISKY: {
-			int p[2];
+			int p[2], q[2];
+			char c;
 
-			/* The supervisor: this process; the server: its child. */
-			if (pipe2(p, O_CLOEXEC))
+			/*
+			 * The supervisor: this process; the server: its child,
+			 * which waits until the supervisor holds its listener
+			 * (close-on-exec) before it executes the server.
+			 */
+			if (pipe2(p, O_CLOEXEC) || pipe2(q, O_CLOEXEC))
 				_exit(1);
 			s = fork();
 			if (s < 0)
@@ -241,15 +199,23 @@ static pid_t start_server(int mode)
 				fd = install(SECCOMP_RET_USER_NOTIF, 0,
 					     SECCOMP_FILTER_FLAG_NEW_LISTENER);
 				/* write() is not a risky syscall: not notified */
-				if (fd < 0 || write(p[1], &fd, sizeof(fd)) != sizeof(fd))
+				if (fd < 0 || write(p[1], &fd, sizeof(fd)) != sizeof(fd) ||
+				    read(q[0], &c, 1) != 1) {
+					perror("sci_bench_http: notif: listener");
 					_exit(1);
+				}
 				exec_server();
 			}
-			if (read(p[0], &fd, sizeof(fd)) != sizeof(fd))
+			if (read(p[0], &fd, sizeof(fd)) != sizeof(fd)) {
+				fprintf(stderr, "sci_bench_http: notif: no listener from the server\n");
 				_exit(1);
+			}
 			fd = syscall(SYS_pidfd_getfd, syscall(SYS_pidfd_open, s, 0), fd, 0);
-			if (fd < 0 || pthread_create(&th, NULL, supervisor, (void *)(long)fd))
+			if (fd < 0 || pthread_create(&th, NULL, supervisor, (void *)(long)fd) ||
+			    write(q[1], "", 1) != 1) {
+				perror("sci_bench_http: notif: pidfd_getfd");
 				_exit(1);
+			}
 			if (write(sv[1], "", 1) != 1)
 				_exit(1);
 			waitpid(s, NULL, 0);
@@ -268,7 +234,7 @@ static pid_t start_server(int mode)
 			}
 			if (write(sv[1], "", 1) != 1)
 				_exit(1);
-			_exit(tracer(s));
+			_exit(bench_tracer(s));
 		}
 		if (fd < 0 && mode != M_NONE)
 			_exit(1);
