@@ -14,8 +14,13 @@
  * finished after TIMEOUT seconds, sci-suite reports what hangs before it
  * kills anything: each of those processes with its state, wait channel and
  * kernel stack ("# hang: " lines; from a child process that gives up after
- * 20 s, as reading a stack can block), the blocked tasks of the whole guest
- * (sysrq w, in the kernel log) and the end of the kernel log.  Then it
+ * 20 s, as reading a stack can block), with its command line, last CPU,
+ * seccomp state and signal masks; each CPU's timer state (queued sleepers
+ * against "now", the programmed clock event, /proc/interrupts), the blocked
+ * tasks of the whole guest (sysrq w) and every CPU's backtrace (sysrq l),
+ * then the end of the kernel log.  3 s later it lists the suite's processes
+ * again: sysrq l's NMIs wake idle CPUs, so a process that went on then
+ * was waiting for a lost timer interrupt.  Then it
  * kills them and exits with 124, whether or not they died: one stuck in
  * the kernel does not hold the output pipe of the rest of the run open,
  * which is how one hang used to stop every later suite.  Processes left
@@ -179,6 +184,90 @@ static int for_each_member(int sid, void (*fn)(int pid))
 	return n;
 }
 
+/*
+ * Print the lines of FILE that contain one of KEYS (NULL-terminated), at
+ * most MAX of them, after PREFIX; a printed line that contains NEXT (if
+ * given) also prints the line that follows it.
+ */
+static void grep_file(const char *file, const char *const *keys, const char *next,
+		      int max, const char *prefix)
+{
+	char buf[512];
+	bool take_next = false;
+	FILE *f = fopen(file, "re");
+	int n = 0;
+
+	if (!f) {
+		printf("%s%s: %s\n", prefix, file, strerror(errno));
+		return;
+	}
+	while (n < max && fgets(buf, sizeof(buf), f)) {
+		bool hit = take_next;
+
+		buf[strcspn(buf, "\n")] = 0;
+		for (const char *const *k = keys; !hit && *k; k++)
+			hit = strstr(buf, *k) != NULL;
+		take_next = hit && !take_next && next && strstr(buf, next);
+		if (hit) {
+			printf("%s%s\n", prefix, buf);
+			n++;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * What a wait channel does not say: the command line, the CPU it last ran
+ * on, its seccomp state and pending or blocked signals.
+ */
+static void describe_more(int pid)
+{
+	static const char *const keys[] = { "Seccomp", "SigPnd", "ShdPnd", "SigBlk",
+					    "SigCgt", "Cpus_allowed_list", NULL };
+	char path[64], buf[1024], *p;
+	int n, field = 0, cpu = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	n = read_file(path, buf, sizeof(buf));
+	for (int i = 0; i < n - 1; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	printf("# hang:     cmdline: %.200s\n", n > 0 ? buf : "-");
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	p = read_file(path, buf, sizeof(buf)) > 0 ? strrchr(buf, ')') : NULL;
+	/* field 39 is the CPU; field 3 follows the ')' of the command name */
+	for (field = 2; p && *p; p++)
+		if (*p == ' ' && ++field == 39) {
+			cpu = atoi(p + 1);
+			break;
+		}
+	printf("# hang:     last ran on cpu %d\n", cpu);
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	grep_file(path, keys, NULL, 10, "# hang:     ");
+}
+
+/*
+ * Per-CPU timer state: each CPU's next programmed event against "now",
+ * the sleepers queued (hrtimer_wakeup) with their expiry, and the local
+ * timer and IPI counts.  A sleeper whose expiry is long past says that a
+ * timer interrupt was lost; a count that does not move, which CPU.
+ */
+static void describe_timers(void)
+{
+	static const char *const tl[] = { "cpu:", "now at", "expires_next",
+					  "next_event", "Clock Event Device",
+					  "hrtimer_wakeup", "tick_sched_timer",
+					  "event_handler", "Per CPU device",
+					  "Broadcast device", NULL };
+	static const char *const irq[] = { "CPU", "LOC", "RES", "CAL", "TLB",
+					   "SPU", NULL };
+
+	printf("# hang: /proc/interrupts:\n");
+	grep_file("/proc/interrupts", irq, NULL, 8, "# hang:   ");
+	printf("# hang: /proc/timer_list:\n");
+	grep_file("/proc/timer_list", tl, ", S:", 100, "# hang:   ");
+}
+
 static void describe(int pid)
 {
 	char path[64], buf[4096], comm[64], wchan[128] = "?", state;
@@ -189,6 +278,7 @@ static void describe(int pid)
 	read_file(path, wchan, sizeof(wchan));
 	printf("# hang: pid %d ppid %d state %c comm %s wchan %s\n",
 	       pid, ppid, state, comm, wchan[0] ? wchan : "-");
+	describe_more(pid);
 	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
 	if (read_file(path, buf, sizeof(buf)) > 0) {
 		for (p = buf; *p; p = nl + 1) {
@@ -235,6 +325,18 @@ static void describe_others(int sid)
 	closedir(d);
 }
 
+static void brief(int pid)
+{
+	char path[64], wchan[128] = "?", state, comm[64];
+	int sid;
+
+	proc_stat(pid, &sid, &state, comm, sizeof(comm));
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	read_file(path, wchan, sizeof(wchan));
+	printf("# hang:   pid %d state %c comm %s wchan %s\n", pid, state, comm,
+	       wchan[0] ? wchan : "-");
+}
+
 static void kill_one(int pid)
 {
 	kill(pid, SIGKILL);
@@ -252,6 +354,7 @@ static void report_hang(int sid, const char *cmd, int tmo)
 	for_each_member(sid, describe);
 	printf("# hang: the guest's other user processes:\n");
 	describe_others(sid);
+	describe_timers();
 	/*
 	 * Blocked tasks of the whole guest, with stacks, to the kernel log;
 	 * only in the test guest (its /init installs /sci/tests.list).
@@ -261,13 +364,17 @@ static void report_hang(int sid, const char *cmd, int tmo)
 	if (fd >= 0) {
 		if (write(fd, "w", 1) != 1)
 			printf("# hang: sysrq w: %s\n", strerror(errno));
+		/* every CPU's backtrace (an NMI each: it also wakes an idle CPU) */
+		if (write(fd, "l", 1) != 1)
+			printf("# hang: sysrq l: %s\n", strerror(errno));
+		sleep(1);
 		close(fd);
 	}
 	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, sizeof(klog) - 1);
 	if (n > 0) {
 		klog[n] = 0;
 		for (p = klog + n; p > klog; p--)
-			if (p[-1] == '\n' && p != klog + n && ++lines >= 40)
+			if (p[-1] == '\n' && p != klog + n && ++lines >= 80)
 				break;
 		printf("# hang: the end of the kernel log:\n");
 		while (*p) {
@@ -384,6 +491,15 @@ int main(int argc, char **argv)
 		if (!exited && t >= deadline) {
 			drain(fds[0]);
 			report_hang_bounded(pid, argv[2], tmo);
+			/*
+			 * sysrq l sent every CPU an NMI: did that unblock
+			 * anything (a CPU idle with a timer event lost)?
+			 */
+			sleep(3);
+			printf("# hang: 3 s after the report, %d processes of the suite:\n",
+			       for_each_member(pid, NULL));
+			for_each_member(pid, brief);
+			fflush(stdout);
 			for_each_member(pid, kill_one);
 			kill(-pid, SIGKILL);
 			break;
