@@ -23,7 +23,7 @@
 #define KEEPD	(SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP_DATA)
 
 /* SCI_TEST_KEPT steps and kinds (arch/x86/mm/sci_test.c) */
-enum { KEPT_GRANT, KEPT_CHANGE, KEPT_CHECK, KEPT_RELEASE };
+enum { KEPT_GRANT, KEPT_CHANGE, KEPT_CHECK, KEPT_RELEASE, KEPT_NOISE };
 enum { KIND_VFREE, KIND_SET_MEMORY_RO, KIND_DIRECT_MAP, KIND_SCI_STATE };
 #define KEPT(step, kind)	(((unsigned long)(step) << 8) | (kind))
 
@@ -385,6 +385,9 @@ TEST(kept_grants_at_rest)
  * unless @strict_check.  Returns the child's exit status: 0 when the check
  * found what was expected (@expect_mapped: the grant is still there).
  */
+/* Unrelated kernel mapping changes the parent makes after its change. */
+static int kept_noise;
+
 static int kept_scenario(struct __test_metadata *_metadata, int kind,
 			 int change, int strict_check, int expect_mapped)
 {
@@ -431,6 +434,8 @@ static int kept_scenario(struct __test_metadata *_metadata, int kind,
 	close(rfd[1]);
 	if (read(rfd[0], &c, 1) == 1 && change)
 		EXPECT_EQ(0, ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_CHANGE, kind)));
+	if (kept_noise)
+		EXPECT_EQ(0, ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_NOISE, kept_noise)));
 	write(pfd[1], "c", 1);
 	status = sci_reap(pid, NULL, 0);
 	EXPECT_EQ(0, ioctl(fd, SCI_TEST_KEPT, KEPT(KEPT_RELEASE, kind)));
@@ -472,6 +477,34 @@ static void check_kept_stale(struct __test_metadata *_metadata, int kind)
 }
 
 TEST(kept_grant_vfree) { check_kept_stale(_metadata, KIND_VFREE); }
+
+/*
+ * A keeping task checks only its grants in the ranges the kernel changed
+ * since its last check, when the last 64 changes cover that time; every
+ * grant otherwise.  The stale grant must go either way: after 2 more
+ * changes (its range is among the last 64) and after 80 (it is not).
+ */
+static void check_kept_stale_noise(struct __test_metadata *_metadata,
+				   int noise, const char *path)
+{
+	long before = sci_stat(path);
+
+	kept_noise = noise;
+	check_kept_stale(_metadata, KIND_VFREE);
+	kept_noise = 0;
+	TH_LOG("%s %ld -> %ld", path, before, sci_stat(path));
+	ASSERT_LT(before, sci_stat(path));
+}
+
+TEST(kept_grant_vfree_then_2_changes)
+{
+	check_kept_stale_noise(_metadata, 2, "revalidate_ranges");
+}
+
+TEST(kept_grant_vfree_then_80_changes)
+{
+	check_kept_stale_noise(_metadata, 80, "revalidate_all");
+}
 TEST(kept_grant_set_memory_ro) { check_kept_stale(_metadata, KIND_SET_MEMORY_RO); }
 TEST(kept_grant_set_direct_map) { check_kept_stale(_metadata, KIND_DIRECT_MAP); }
 /* A page granted writable, freed and taken again for SCI state. */
