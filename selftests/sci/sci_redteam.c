@@ -451,6 +451,44 @@ TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
 }
 
 /*
+ * Class 1 in C (found by review): a kernel function that loads the kernel
+ * tables is a whole function, and calling a function at its start is
+ * allowed.  sci_switch_out() is the scheduler's way off the SCI tables
+ * (prepare_arch_switch()); called from a ROP chain inside an isolated
+ * syscall, it would leave the SCI tables and return into the rest of the
+ * chain on the full ones.  The chain: sci_switch_out(), then the landing.
+ * The task must be killed and the landing must not run on the full tables.
+ */
+TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_switch_out");
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+	unsigned int j;
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	memset(&a, 0, sizeof(a));
+	stack[0] = fn;
+	for (j = 1; j < 8; j++)
+		stack[j] = landing;
+	a.how = SCI_ATTACK_RET;
+	a.len = 8;
+	a.data = (unsigned long)stack;
+	attack(&a, 1, &o);
+	TH_LOG("sci_switch_out: status %#x%s%s, %s", o.status,
+	       killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * Class 1 with user tables (found by review): the writes that switch to
  * PTI's user tables on the way back to user mode checked only that what
  * they loaded had the user bit (12) set.  A jump to one of them with the
