@@ -364,6 +364,8 @@ static int do_record(const char *file, char *const prog[])
 	struct sci_error e;
 	struct sn_shared *s;
 	int listener, status = 0, code, rc, filter_gone = 0;
+	/* Fewer syscalls lost to EINTR under USER_NOTIF (sci.h). */
+	lo.flags = SCI_LOAD_WAIT_KILLABLE;
 	pid_t pid, w;
 
 	p = sci_policy_new(SCI_ACT_USER_NOTIF);
@@ -381,7 +383,13 @@ static int do_record(const char *file, char *const prog[])
 	}
 	if (pid == 0) {
 		lo.warn = warn_cb;
-		if (sci_policy_load(p, &lo, &e) || lo.notify_fd < 0) {
+		rc = sci_policy_load(p, &lo, &e);
+		if (rc == -EINVAL) {
+			/* A kernel before 6.0: without the flag. */
+			lo.flags &= ~SCI_LOAD_WAIT_KILLABLE;
+			rc = sci_policy_load(p, &lo, &e);
+		}
+		if (rc || lo.notify_fd < 0) {
 			fprintf(stderr, "sci-run: --record: cannot load the recording filter: %s\n",
 				e.message);
 			_exit(EXIT_SCI_ERROR);

@@ -530,6 +530,19 @@ int sci_policy_add_rule_name_err(struct sci_policy *policy, uint32_t action,
  */
 #define SCI_LOAD_NOTIFY_KILLS	0x20
 
+/*
+ * SCI_LOAD_WAIT_KILLABLE (sci_policy_load(), a policy with user-notif):
+ * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 6.0): once the supervisor
+ * has received a notification, only a fatal signal interrupts the task's
+ * wait for the answer.  Without it any signal with a handler makes the
+ * syscall fail with EINTR before it ran when the handler lacks
+ * SA_RESTART, even close() or kill(), which programs do not retry.  Before
+ * the supervisor receives the notification a signal still interrupts: the
+ * window narrows, it does not close.  A kernel without the flag: -EINVAL
+ * from the kernel, as for any unknown flag.
+ */
+#define SCI_LOAD_WAIT_KILLABLE	0x40
+
 #ifdef __cplusplus
 }
 #endif

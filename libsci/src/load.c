@@ -25,6 +25,9 @@
 #ifndef SECCOMP_FILTER_FLAG_LOG
 #define SECCOMP_FILTER_FLAG_LOG		(1UL << 1)
 #endif
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
 #ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
 #define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
 #endif
@@ -102,7 +105,7 @@ static int load(const struct sci_policy *p, struct sci_load_options *o,
 
 	if (!p || (flags & ~(SCI_LOAD_NO_NNP | SCI_LOAD_TSYNC | SCI_LOAD_LOG |
 			     SCI_LOAD_ALLOW_DEGRADE | SCI_LOAD_DRY_RUN |
-			     SCI_LOAD_NOTIFY_KILLS))) {
+			     SCI_LOAD_NOTIFY_KILLS | SCI_LOAD_WAIT_KILLABLE))) {
 		sci__set_error(err, -EINVAL, "invalid argument");
 		return -EINVAL;
 	}
@@ -164,6 +167,8 @@ static int load(const struct sci_policy *p, struct sci_load_options *o,
 		kflags |= SECCOMP_FILTER_FLAG_LOG;
 	if ((uses & SCI_USES_USER_NOTIF) || (flags & SCI_LOAD_NOTIFY_KILLS)) {
 		kflags |= SECCOMP_FILTER_FLAG_NEW_LISTENER;
+		if (flags & SCI_LOAD_WAIT_KILLABLE)
+			kflags |= SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
 		if (flags & SCI_LOAD_TSYNC)
 			kflags |= SECCOMP_FILTER_FLAG_TSYNC_ESRCH;
 	}

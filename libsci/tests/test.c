@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -2990,6 +2991,45 @@ static void test_load_notify_kills(void)
 }
 
 /*
+ * SCI_LOAD_WAIT_KILLABLE: a user-notif policy loads with the kernel's
+ * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (in a child: it installs a real
+ * filter, with no isolation); a policy without user-notif ignores the
+ * flag; an unknown flag bit is refused.
+ */
+static void test_load_wait_killable(void)
+{
+	struct sci_load_options lo = { .size = sizeof(lo) };
+	struct sci_policy *p = sci_policy_new(SCI_ACT_ALLOW);
+	struct sci_error e;
+	int status = -1;
+	pid_t pid;
+
+	lo.flags = SCI_LOAD_DRY_RUN | SCI_LOAD_WAIT_KILLABLE;
+	CHECK_EQ(sci_policy_load(p, &lo, &e), 0);
+	lo.flags = SCI_LOAD_DRY_RUN | 0x80;
+	CHECK_EQ(sci_policy_load(p, &lo, &e), -EINVAL);
+	CHECK_EQ(sci_policy_add_rule(p, SCI_ACT_USER_NOTIF, __NR_getppid, 0, NULL), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct utsname u;
+		int major = 0, minor = 0;
+
+		lo.flags = SCI_LOAD_WAIT_KILLABLE;
+		if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+			_exit(3);
+		/* The flag is Linux 6.0's: older kernels refuse it. */
+		if (major < 6)
+			_exit(sci_policy_load(p, &lo, &e) == -EINVAL ? 0 : 4);
+		_exit(sci_policy_load(p, &lo, &e) == 0 && lo.notify_fd >= 0 ? 0 : 5);
+	}
+	CHECK(pid > 0);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	sci_policy_free(p);
+}
+
+/*
  * Top-level make install (plain run only: the two test binaries run at the
  * same time): the files, the .pc following PREFIX, a program built with
  * pkg-config against the installed copy.
@@ -3124,6 +3164,7 @@ int main(int argc, char **argv)
 	RUN(test_sci_run_no_fork_name_kills);
 	RUN(test_sci_run_record);
 	RUN(test_load_notify_kills);
+	RUN(test_load_wait_killable);
 	test_label = label;
 	RUN(test_make_install);
 	run_compat_tests();

@@ -217,6 +217,43 @@ static void grep_file(const char *file, const char *const *keys, const char *nex
 }
 
 /*
+ * Its open descriptors (at most 16): a process that reads a pipe whose
+ * write end it holds itself waits for ever.
+ */
+static void describe_fds(int pid)
+{
+	char path[320], target[64], line[1024];
+	struct dirent *de;
+	size_t len = 0;
+	int n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	line[0] = 0;
+	while (n < 16 && (de = readdir(d))) {
+		ssize_t r;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, de->d_name);
+		r = readlink(path, target, sizeof(target) - 1);
+		if (r <= 0)
+			continue;
+		target[r] = 0;
+		len += snprintf(line + len, sizeof(line) - len, " %s:%s",
+				de->d_name, target);
+		if (len >= sizeof(line))
+			break;
+		n++;
+	}
+	closedir(d);
+	printf("# hang:     fds:%s\n", line);
+}
+
+/*
  * What a wait channel does not say: the command line, the CPU it last ran
  * on, its seccomp state and pending or blocked signals.
  */
@@ -244,6 +281,7 @@ static void describe_more(int pid)
 	printf("# hang:     last ran on cpu %d\n", cpu);
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	grep_file(path, keys, NULL, 10, "# hang:     ");
+	describe_fds(pid);
 }
 
 /*

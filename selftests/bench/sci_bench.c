@@ -98,12 +98,68 @@ static const struct {
 	[OP_IOCTL]	= { "ioctl_get_answer", "ioctl GET_ANSWER", 20000 },
 };
 
+/*
+ * The counters of STATS_PATH that the benchmark reads ("pcid" is a state,
+ * 1 when the kernel runs with PCID, not a counter).
+ */
 enum { ST_SYSCALLS, ST_CODE, ST_DATA, ST_GRANTS, ST_VIOL, ST_KILLS,
-       ST_TABLES, ST_TPAGES, ST_SWITCHES, ST_FAULT_NS, NST };
+       ST_TABLES, ST_TPAGES, ST_SWITCHES, ST_FAULT_NS, ST_RESUMES,
+       ST_REVAL_RANGES, ST_REVAL_ALL, ST_REGRANTS, ST_TABLE_COPIES,
+       ST_PCID, NST };
 static const char *const st_name[NST] = {
 	"syscalls", "code_faults", "data_faults", "grants", "violations",
 	"kills", "tables", "table_pages", "switches_out", "fault_ns",
+	"resumes_on_sci", "revalidate_ranges", "revalidate_all",
+	"regrants", "table_copies", "pcid",
 };
+
+/*
+ * Hardware estimate (the "Events per isolated syscall" table): what SCI
+ * adds to one isolated syscall on hardware, its events times a cost per
+ * event from published measurements (cycles converted at HW_GHZ).  The
+ * Benchmark section of README.md cites the same sources.
+ *
+ * HW_PF_NS      one #PF round trip without handler work: about 715 cycles
+ *               for the fault and 330 for the iret, 1050 on Haswell
+ *               (L. Torvalds, "The cost of Linux's page fault handling",
+ *               Google+, 2014-04-30,
+ *               https://plus.google.com/+LinusTorvalds/posts/YDKRFDwHwr6;
+ *               quoted at http://d.hatena.ne.jp/yohei-a/20160509/1462802641).
+ * HW_CR3_NS     one MOV to CR3, the write alone: "on the order of a hundred
+ *               cycles" (Documentation/x86/pti.rst, "Runtime Cost",
+ *               https://www.kernel.org/doc/html/v6.1/x86/pti.html).  With
+ *               PCID and NOFLUSH that is all it costs: FreeBSD measured PTI
+ *               with PCID on Haswell at +139 ns per getppid, two such
+ *               writes and the entry trampoline (https://reviews.freebsd.org/D13985).
+ * HW_WALK_NS    one TLB refill, a page walk with warm caches: about 10 ns,
+ *               the TLB miss penalty of a 4 KiB-stride loop
+ *               (https://notes.elimelt.com/operating-systems/benchmarks/tlb.html).
+ * HW_REFILLS    ASSUMPTION, no published figure found: the TLB entries that
+ *               the code running after a full flush walks again before the
+ *               next switch (its code, stack, per-CPU and task data, the
+ *               page it faulted on).  A full flush costs HW_REFILLS *
+ *               HW_WALK_NS on top of the write.
+ * HW_INVLPG_NS  one single-page flush (SCI issues none since series 0040;
+ *               kept for the CSV): about 350 cycles a page (D. Hansen,
+ *               "x86 TLB flushing: INVPCID vs. deferred CR3 write", LKML,
+ *               2017-12-05, Skylake,
+ *               http://lkml.iu.edu/hypermail/linux/kernel/1712.0/03977.html).
+ * HW_COPY_NS    one page-table page copied: clear_page() writes 4 KiB at
+ *               13.7 GB/s on AMD Milan, 0.3 us (Linux commit cb431accb36e,
+ *               "x86/clear_page: introduce clear_pages()", explained at
+ *               https://lexplain.net/commit-analyses/cb431accb36e51b64ce34b5cc4d5ed292895fd84);
+ *               a copy writes as much and reads too: 0.3 us, a floor.
+ * Not in the estimate: the SCI handler's own instructions (fault_ns is
+ * measured under TCG only), interrupts and faults on user addresses taken
+ * on the SCI tables.
+ */
+#define HW_GHZ		3.0
+#define HW_PF_NS	(1050 / HW_GHZ)
+#define HW_CR3_NS	(100 / HW_GHZ)
+#define HW_WALK_NS	10.0
+#define HW_REFILLS	8.0
+#define HW_INVLPG_NS	(350 / HW_GHZ)
+#define HW_COPY_NS	300.0
 
 struct cmd {
 	int op, n;
@@ -155,7 +211,7 @@ static void parse_stats(const char *buf, long *v)
 /* All counters with one system call: pread of the seq_file from 0. */
 static int snap_fd(int fd, long *v)
 {
-	char buf[1024];
+	char buf[4096];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
 	if (n <= 0)
@@ -1241,6 +1297,132 @@ static void exposure_report(void)
 	C("sci,all,isolate,entry_block_padding_pages,%ld\n", pad);
 }
 
+/*
+ * Events per isolated syscall in the isolating modes, and the estimate of
+ * what they cost on hardware (see HW_* at the head of this file).  The
+ * kernel does not count its CR3 writes: they are derived, a floor.
+ */
+static int pcid_on = -1;
+
+struct events {
+	double sysc, code, data, cr3, sci_loads, full, single, copies;
+	double handler_us;	/* per fault, TCG; < 0: no fault */
+	double est_nopcid, est_pcid;
+};
+
+static struct events events_of(int op, int i)
+{
+	const double *m = st_med[op][i];
+	struct events e = { 0 };
+	double faults, flush_ns = HW_REFILLS * HW_WALK_NS;
+
+	e.sysc = m[ST_SYSCALLS];
+	if (e.sysc < 0.5)
+		return e;
+	faults = m[ST_CODE] + m[ST_DATA];
+	e.code = m[ST_CODE] / e.sysc;
+	e.data = m[ST_DATA] / e.sysc;
+	/*
+	 * Each syscall loads the SCI tables and the kernel tables once; each
+	 * SCI fault leaves the SCI tables for the kernel's and comes back;
+	 * a switch out on the SCI tables leaves them, a resume loads them.
+	 */
+	e.cr3 = 2 + (2 * faults + m[ST_SWITCHES] + m[ST_RESUMES]) / e.sysc;
+	e.sci_loads = 1 + (faults + m[ST_RESUMES]) / e.sysc;
+	/* Without PCID every CR3 write flushes; with it, the SCI loads. */
+	e.full = pcid_on == 1 ? e.sci_loads : e.cr3;
+	/* Regrants: SCI flushes nothing for them (the CR3 reload does). */
+	e.single = m[ST_REGRANTS] / e.sysc;
+	e.copies = m[ST_TABLE_COPIES] / e.sysc;
+	e.handler_us = faults >= 0.5 ? m[ST_FAULT_NS] / faults / 1000 : -1;
+	e.est_nopcid = ((e.code + e.data) * HW_PF_NS + e.cr3 * HW_CR3_NS +
+			e.cr3 * flush_ns +
+			e.copies * HW_COPY_NS) / 1000;
+	e.est_pcid = ((e.code + e.data) * HW_PF_NS + e.cr3 * HW_CR3_NS +
+		      e.sci_loads * flush_ns +
+		      e.copies * HW_COPY_NS) / 1000;
+	return e;
+}
+
+static void events_report(void)
+{
+	int op, i;
+
+	T("\nEvents per isolated syscall (counter deltas / N over the isolated\n"
+	  "syscalls, medians over the runs) and an ESTIMATE of the time they add\n"
+	  "on hardware.  sysc: isolated syscalls per operation; code, data: SCI\n"
+	  "faults; cr3: CR3 writes, not counted by the kernel, a floor derived\n"
+	  "from the counters: the SCI and the kernel tables loaded once a syscall\n"
+	  "(2), each SCI fault on the SCI tables goes to the kernel tables and\n"
+	  "back (2), each switch out (switches_out) and resume (resumes_on_sci)\n"
+	  "on the SCI tables one more; interrupts and faults on user addresses\n"
+	  "are not in it.  full: full TLB flushes, ");
+	if (pcid_on == 1)
+		T("with PCID (stats: pcid 1): only the loads of\n"
+		  "the SCI tables flush (the SCI PCID), 1 + faults + resumes.  ");
+	else
+		T("without PCID (stats: pcid %d;\n"
+		  "QEMU TCG has none): every CR3 write flushes the non-global TLB,\n"
+		  "full = cr3.  ", pcid_on);
+	T("single-page flushes: none (the return to the\n"
+	  "SCI tables flushes them); regrnt: grants that changed a present PTE\n"
+	  "(data to code, regrants), which a flush would otherwise need;\n"
+	  "copied: page-table pages copied for a grant (table_copies); handler:\n"
+	  "the SCI handler's\n"
+	  "time per fault (fault_ns over the faults; TCG, not hardware time).\n"
+	  "estimate: microseconds SCI adds to the syscall on hardware, events\n"
+	  "times published per-event costs (sources at the head of sci_bench.c\n"
+	  "and in README.md): #PF round trip %.3f us, CR3 write %.3f us, full\n"
+	  "flush %.0f TLB refills (an assumption) x %.3f us, page-table copy\n"
+	  "%.3f us; without PCID every CR3 write is a\n"
+	  "full flush, with PCID only the SCI loads are.  The handler's own\n"
+	  "instructions are not in the estimate.\n\n",
+	  HW_PF_NS / 1000, HW_CR3_NS / 1000, HW_REFILLS, HW_WALK_NS / 1000,
+	  HW_COPY_NS / 1000);
+	T("%-30s %5s %6s %6s %6s %6s %6s %6s %8s | %19s\n", "", "", "", "",
+	  "", "", "", "", "handler", "ESTIMATE us/sysc");
+	T("%-30s %5s %6s %6s %6s %6s %6s %6s %8s | %9s %9s\n", "operation",
+	  "sysc", "code", "data", "cr3", "full", "regrnt", "copied", "us/fault",
+	  "no PCID", "PCID");
+	for (op = 1; op < NOPS; op++) {
+		if (!op_enabled[op] || !op_n[op])
+			continue;
+		for (i = 0; i < NISO; i++) {
+			const char *mn = mode_name[iso_mode[i]];
+			struct events e = events_of(op, i);
+			char label[40], h[16] = "-";
+
+			if (e.sysc < 0.5)
+				continue;
+			if (e.handler_us >= 0)
+				snprintf(h, sizeof(h), "%.1f", e.handler_us);
+			snprintf(label, sizeof(label), "%s, %s", ops[op].label, mn);
+			T("%-30s %5.1f %6.1f %6.1f %6.1f %6.1f %6.2f %6.2f %8s | %9.2f %9.2f\n",
+			  label, e.sysc, e.code, e.data, e.cr3, e.full, e.single,
+			  e.copies, h, e.est_nopcid, e.est_pcid);
+			csv_row("events", ops[op].name, mn, "syscalls_per_op", e.sysc);
+			csv_row("events", ops[op].name, mn, "code_faults_per_syscall", e.code);
+			csv_row("events", ops[op].name, mn, "data_faults_per_syscall", e.data);
+			csv_row("events", ops[op].name, mn, "cr3_writes_per_syscall", e.cr3);
+			csv_row("events", ops[op].name, mn, "sci_loads_per_syscall", e.sci_loads);
+			csv_row("events", ops[op].name, mn, "full_flushes_per_syscall", e.full);
+			csv_row("events", ops[op].name, mn, "regrants_per_syscall", e.single);
+			csv_row("events", ops[op].name, mn, "table_copies_per_syscall", e.copies);
+			if (e.handler_us >= 0)
+				csv_row("events", ops[op].name, mn, "handler_us_per_fault", e.handler_us);
+			csv_row("events", ops[op].name, mn, "estimate_hw_us_per_syscall_nopcid", e.est_nopcid);
+			csv_row("events", ops[op].name, mn, "estimate_hw_us_per_syscall_pcid", e.est_pcid);
+		}
+	}
+	csv_row("events", "all", "kernel", "pcid", pcid_on);
+	csv_row("events", "all", "hw", "pf_round_trip_ns", HW_PF_NS);
+	csv_row("events", "all", "hw", "cr3_write_ns", HW_CR3_NS);
+	csv_row("events", "all", "hw", "tlb_refill_ns", HW_WALK_NS);
+	csv_row("events", "all", "hw", "refills_per_full_flush_assumed", HW_REFILLS);
+	csv_row("events", "all", "hw", "single_page_flush_ns", HW_INVLPG_NS);
+	csv_row("events", "all", "hw", "table_copy_ns", HW_COPY_NS);
+}
+
 static void report(const char *env, double total_s)
 {
 	char cell[64];
@@ -1354,6 +1536,7 @@ static void report(const char *env, double total_s)
 		}
 	}
 
+	events_report();
 	exposure_report();
 
 	T("\nSCI page-table memory per isolated task: the table_pages counter (PUD,\n"
@@ -1438,6 +1621,12 @@ static void report(const char *env, double total_s)
 			csv_row("sci", ops[op].name, mn, "data_faults_per_op", st_med[op][i][ST_DATA]);
 			csv_row("sci", ops[op].name, mn, "grants_per_op", st_med[op][i][ST_GRANTS]);
 			csv_row("sci", ops[op].name, mn, "switches_out_per_op", st_med[op][i][ST_SWITCHES]);
+			csv_row("sci", ops[op].name, mn, "resumes_on_sci_per_op", st_med[op][i][ST_RESUMES]);
+			csv_row("sci", ops[op].name, mn, "regrants_per_op", st_med[op][i][ST_REGRANTS]);
+			csv_row("sci", ops[op].name, mn, "table_copies_per_op", st_med[op][i][ST_TABLE_COPIES]);
+			csv_row("sci", ops[op].name, mn, "revalidate_ranges_per_op", st_med[op][i][ST_REVAL_RANGES]);
+			csv_row("sci", ops[op].name, mn, "revalidate_all_per_op", st_med[op][i][ST_REVAL_ALL]);
+			csv_row("sci", ops[op].name, mn, "fault_ns_per_op", st_med[op][i][ST_FAULT_NS]);
 		}
 		if (tr_done[op]) {
 			csv_row("trace", ops[op].name, "isolate", "code_faults", tr[op].code);
@@ -1536,6 +1725,7 @@ int main(int argc, char **argv)
 		       helper_path);
 		return 1;
 	}
+	pcid_on = g0[ST_PCID];
 	if (make_data_file()) {
 		printf("# FAIL: cannot write %s: %m\n", DATA_PATH);
 		return 1;
