@@ -75,12 +75,17 @@ run docker sci-run --oci $profile --isolate-allowed --
 # Record the workload, then run it under the recorded policy.
 # USER_NOTIF can fail any syscall with EINTR before it ran, even close()
 # or kill(), which no program retries (README, "Known limitations"):
-# a workload that lost a kill of its looping subshell, or the close of
-# a pipe's write end it then reads, never ends.  WAIT_KILLABLE_RECV
-# (sci-run uses it) narrows that window without closing it.  A recording
-# still going after RECORD_TIMEOUT seconds is killed, with what it left
-# behind, and recorded again, and the run says so.
-RECORD_TIMEOUT=${RECORD_TIMEOUT:-240}
+# ash stops with "can't fork: Interrupted system call", or a workload
+# that lost a kill of its looping subshell, or the close of a pipe's
+# write end it then reads, never ends.  WAIT_KILLABLE_RECV (sci-run uses
+# it) narrows that window without closing it.  A recording still going
+# after RECORD_TIMEOUT seconds is killed, with what it left behind.  A
+# recording that failed either way (a command lost to EINTR can also
+# leave the shell going on with less output: exit 0, the output differs)
+# is made again, at most RECORD_TRIES times in all, and the run says so;
+# any other failure counts.
+RECORD_TIMEOUT=${RECORD_TIMEOUT:-180}
+RECORD_TRIES=${RECORD_TRIES:-3}
 record() {
 	timeout -s KILL $RECORD_TIMEOUT \
 		sci-run --record /tmp/wl.policy -- sh $wl /tmp/oci-rec >/tmp/oci-rec.out 2>/tmp/oci-rec.err
@@ -93,22 +98,20 @@ record() {
 	fi
 	rm -rf /tmp/oci-rec
 }
+tries=1
 record
-if [ $rc = 137 ]; then
-	echo "# recording killed after ${RECORD_TIMEOUT} s (a syscall lost to EINTR under USER_NOTIF): recording again"
+while [ $tries -lt $RECORD_TRIES ]; do
+	if [ $rc = 137 ]; then
+		echo "# recording killed after ${RECORD_TIMEOUT} s (a syscall lost to EINTR under USER_NOTIF): recording again"
+	elif { [ $rc != 0 ] || ! cmp -s /tmp/wl-native.out /tmp/oci-rec.out; } &&
+		grep -q "Interrupted system call" /tmp/oci-rec.err; then
+		echo "# recording interrupted (EINTR under USER_NOTIF): $(grep -m 1 'Interrupted system call' /tmp/oci-rec.err); recording again"
+	else
+		break
+	fi
+	tries=$((tries + 1))
 	record
-fi
-# USER_NOTIF makes a syscall that waits for the supervisor interruptible,
-# and ash's handlers have no SA_RESTART: a SIGCHLD at that moment fails
-# even fork() with EINTR (README, "Known limitations").  That one failure
-# is recorded once more, and said so; any other failure counts.
-# A command of the workload that failed so can also leave the shell going
-# on with less output (exit 0, the output differs): the same case.
-if { [ $rc != 0 ] || ! cmp -s /tmp/wl-native.out /tmp/oci-rec.out; } &&
-	grep -q "Interrupted system call" /tmp/oci-rec.err; then
-	echo "# recording interrupted (EINTR under USER_NOTIF): $(grep -m 1 'Interrupted system call' /tmp/oci-rec.err); recording again"
-	record
-fi
+done
 echo "# recorded: exit $rc, $(grep -c ': isolate' /tmp/wl.policy 2>/dev/null) syscalls in the policy"
 grep -E ': isolate' /tmp/wl.policy | head -n 8 | sed 's/^/#   /'
 # What the workload and sci-run said, when the recording went wrong.
