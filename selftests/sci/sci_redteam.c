@@ -489,6 +489,67 @@ TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
 }
 
 /*
+ * Class 1 in C, the kernel's own functions (found by review): besides
+ * SCI's, the kernel has functions that load an mm's tables, and a chain
+ * may call them at their start with arguments of its choice.
+ * load_new_mm_cr3(pgd, asid, need_flush), switch_mm_irqs_off()'s write,
+ * given the task's own PGD, leaves the SCI tables for the task's full
+ * ones without upsetting the TLB state the kernel keeps: the rest of the
+ * chain would run there, unchecked.  Each call must be killed, and the
+ * landing must never run on other tables than the SCI tables.
+ */
+#define MM_PGD	0x5c1a77ac00000005ULL	/* SCI_ATTACK_MM_PGD: current->mm->pgd */
+
+static const struct leaver {
+	const char *fn;
+	__u64 rdi, rsi, rdx;
+} leavers[] = {
+	/* the task's full tables, ASID 0, flushed */
+	{ "load_new_mm_cr3", MM_PGD, 0, 1 },
+};
+
+TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned int i, j, tried = 0, bad = 0;
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+
+	ASSERT_NE(0, landing);
+	for (i = 0; i < sizeof(leavers) / sizeof(leavers[0]); i++) {
+		unsigned long fn = sci_ksym(leavers[i].fn);
+
+		if (!fn) {
+			/* Inlined in this build: its callers are tried. */
+			TH_LOG("%s: not a function in this kernel", leavers[i].fn);
+			continue;
+		}
+		memset(&a, 0, sizeof(a));
+		stack[0] = fn;
+		for (j = 1; j < 8; j++)
+			stack[j] = landing;
+		a.how = SCI_ATTACK_RET;
+		a.len = 8;
+		a.data = (unsigned long)stack;
+		a.regs[5] = leavers[i].rdi;
+		a.regs[4] = leavers[i].rsi;
+		a.regs[3] = leavers[i].rdx;
+		attack(&a, 1, &o);
+		TH_LOG("%s: status %#x%s%s, %s", leavers[i].fn, o.status,
+		       killed_by_sci(&o) ? " killed by SCI" : "",
+		       escaped(&o) ? " ESCAPED to the full tables" : "",
+		       strstr(o.rec, "reason: ") ?: "no violation");
+		bad += escaped(&o) || !killed_by_sci(&o);
+		tried++;
+	}
+	ASSERT_LT(0, tried);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * Class 1 with user tables (found by review): the writes that switch to
  * PTI's user tables on the way back to user mode checked only that what
  * they loaded had the user bit (12) set.  A jump to one of them with the
