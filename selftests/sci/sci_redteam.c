@@ -67,6 +67,8 @@ struct sci_test_cr3_sites {
 #define SCI_TEST_FORGE		_IOW('S', 19, unsigned long)
 #define SCI_TEST_FLOW		_IOW('S', 20, unsigned long)
 #define SCI_TEST_KILL_HOLDING	_IOW('S', 21, unsigned long)
+#define SCI_TEST_MAPPED		_IOW('S', 23, unsigned long)
+#define SCI_TEST_CR3_SITES_IN	_IOWR('S', 25, struct sci_test_cr3_sites)
 #define SCI_HOLD_OOM		0x100
 
 #define KERNEL_CS	0x10
@@ -139,6 +141,11 @@ static int cr3_sites(struct sci_test_cr3_sites *sites)
 	close(fd);
 	return ret;
 }
+
+/* sci_test_attack.regs[] index of x86 register number 0-15 (ModRM order) */
+static const unsigned int reg_index[16] = {
+	0, 2, 3, 1, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15
+};
 
 /*
  * How an attack in a child ended: the child writes its sci_test_attack
@@ -495,18 +502,45 @@ TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
  * load_new_mm_cr3(pgd, asid, need_flush), switch_mm_irqs_off()'s write,
  * given the task's own PGD, leaves the SCI tables for the task's full
  * ones without upsetting the TLB state the kernel keeps: the rest of the
- * chain would run there, unchecked.  Each call must be killed, and the
- * landing must never run on other tables than the SCI tables.
+ * chain would run there, unchecked.  The others below would leave them
+ * for tables that break the machine, unless killed first.  Each call must
+ * be killed, and the landing must never run on other tables than the SCI
+ * tables.
  */
 #define MM_PGD	0x5c1a77ac00000005ULL	/* SCI_ATTACK_MM_PGD: current->mm->pgd */
 
+/* An argument: a number, or the address of a kernel symbol */
+struct arg {
+	__u64 val;
+	const char *sym;
+};
+
 static const struct leaver {
 	const char *fn;
-	__u64 rdi, rsi, rdx;
+	struct arg rdi, rsi, rdx, rcx;	/* a.regs[5], [4], [3], [2] */
 } leavers[] = {
 	/* the task's full tables, ASID 0, flushed */
-	{ "load_new_mm_cr3", MM_PGD, 0, 1 },
+	{ "load_new_mm_cr3", { MM_PGD }, { 0 }, { 1 } },
+	/* init_mm's: changes cpu_tlbstate before its write */
+	{ "switch_mm_irqs_off", { 0 }, { 0, "init_mm" }, { 0 } },
+	/* the loaded mm's, ASID 0 */
+	{ "initialize_tlbstate_and_flush" },
+	/* reboot's trampoline tables (and CR4.PCIDE cleared first) */
+	{ "load_trampoline_pgtable" },
+	/*
+	 * poking_mm's, the full kernel half: the one load text_poke() may
+	 * make on the SCI tables, but only under text_mutex.  Writes the
+	 * landing's first byte over itself.
+	 */
+	{ "__text_poke", { 0, "text_poke_memcpy" }, { 0, "sci_test_landing" },
+	  { 0, "sci_test_landing" }, { 1 } },
 };
+
+static int resolve(const struct arg *arg, __u64 *reg)
+{
+	*reg = arg->sym ? sci_ksym(arg->sym) : arg->val;
+	return !arg->sym || *reg;
+}
 
 TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 {
@@ -533,9 +567,14 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 		a.how = SCI_ATTACK_RET;
 		a.len = 8;
 		a.data = (unsigned long)stack;
-		a.regs[5] = leavers[i].rdi;
-		a.regs[4] = leavers[i].rsi;
-		a.regs[3] = leavers[i].rdx;
+		if (!resolve(&leavers[i].rdi, &a.regs[5]) ||
+		    !resolve(&leavers[i].rsi, &a.regs[4]) ||
+		    !resolve(&leavers[i].rdx, &a.regs[3]) ||
+		    !resolve(&leavers[i].rcx, &a.regs[2])) {
+			TH_LOG("%s: an argument's symbol is missing", leavers[i].fn);
+			bad++;
+			continue;
+		}
 		attack(&a, 1, &o);
 		TH_LOG("%s: status %#x%s%s, %s", leavers[i].fn, o.status,
 		       killed_by_sci(&o) ? " killed by SCI" : "",
@@ -547,6 +586,88 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 	ASSERT_LT(0, tried);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The same, past the checks before the write: a jump to the CR3 write
+ * inside load_new_mm_cr3(), once the syscall reached that function.  A
+ * keeping task (SECCOMP_ISOLATE_KEEP) first pokes text in an isolated
+ * ioctl (text_poke() loads its temporary mm through load_new_mm_cr3()),
+ * which leaves that code granted; the next isolated ioctl jumps to the
+ * write with the task's full tables in its register and the landing on
+ * the stack.  No fetch fault checks that jump (the page is granted): the
+ * check after the write must kill.
+ */
+TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("load_new_mm_cr3");
+	int afd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+	unsigned int j;
+	pid_t pid;
+
+	ASSERT_LE(0, afd);
+	ASSERT_NE(0, landing);
+	if (!fn)
+		SKIP(return, "load_new_mm_cr3 is inlined in this kernel");
+	memset(&sites, 0, sizeof(sites));
+	sites.addr[0] = fn;
+	ASSERT_EQ(0, ioctl(afd, SCI_TEST_CR3_SITES_IN, &sites));
+	ASSERT_LT(0, sites.nr);
+	TH_LOG("load_new_mm_cr3's write at %#llx, source register %u",
+	       sites.addr[0], sites.reg[0]);
+	memset(&a, 0, sizeof(a));
+	for (j = 0; j < 8; j++)
+		stack[j] = landing;
+	a.how = SCI_ATTACK_JMP;
+	a.target = sites.addr[0];
+	a.len = 8;
+	a.data = (unsigned long)stack;
+	a.regs[7] = SCI_ATTACK_STACK;
+	a.regs[reg_index[sites.reg[0]]] = SCI_ATTACK_KERNEL_CR3;
+	ASSERT_EQ(0, pipe(pfd));
+	memset(&o, 0, sizeof(o));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int tfd = open(SCI_TEST_PATH, O_RDWR);
+
+		close(pfd[0]);
+		if (tfd < 0 || sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE |
+					  SECCOMP_ISOLATE_KEEP))
+			_exit(90);
+		if (ioctl(tfd, SCI_TEST_TEXT_POKE, 0) < 0)
+			_exit(91);
+		/* The write's page is granted: no fault will check the jump. */
+		if (ioctl(tfd, SCI_TEST_MAPPED, (unsigned long)a.target) != 1)
+			_exit(92);
+		if (ioctl(afd, SCI_TEST_ATTACK, &a))
+			_exit(93);
+		if (write(pfd[1], &a, sizeof(a)) != sizeof(a))
+			_exit(94);
+		_exit(0);
+	}
+	close(pfd[1]);
+	o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
+	close(pfd[0]);
+	o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+	TH_LOG("status %#x%s%s, %s", o.status,
+	       killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* Not 90-92: the setup worked, and the write's page was granted. */
+	ASSERT_FALSE(WIFEXITED(o.status) && WEXITSTATUS(o.status) >= 90 &&
+		     WEXITSTATUS(o.status) <= 92);
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "kernel CR3 write leaving the SCI tables"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(afd);
 }
 
 /*
@@ -584,10 +705,6 @@ asm(".pushsection .text\n"
  * child, isolated or not.  The marker's value when the child ended (or
  * was killed after 3 s in user mode).
  */
-/* sci_test_attack.regs[] index of x86 register number 0-15 (ModRM order) */
-static const unsigned int reg_index[16] = {
-	0, 2, 3, 1, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15
-};
 
 static int user_cr3_jump(unsigned long site, unsigned int reg,
 			 unsigned int shift, int isolate, int *status,
