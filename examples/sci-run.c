@@ -29,7 +29,9 @@
 #include "sci-run-notify.h"
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 
+#define AUDIT_ARCH_X86_64_ 0xc000003eU
 #define EXIT_SCI_ERROR	125
 #define EXIT_CANNOT_RUN	126
 #define EXIT_NOT_FOUND	127
@@ -352,28 +354,107 @@ static int dump_as(const char *fmt, const struct sock_filter *insns, size_t n,
 }
 
 /*
- * --record FILE -- PROGRAM: every syscall of PROGRAM and its descendants
- * goes to sci-run (user-notif) and continues; sci-run counts them, waits
- * for the last descendant (it is their subreaper) and writes the policy.
+ * --record FILE -- PROGRAM: every syscall of PROGRAM and its descendants,
+ * seen at its entry through ptrace (PTRACE_SYSCALL, every new task traced
+ * from its start); sci-run counts them, waits for the last descendant (it
+ * is their subreaper) and writes the policy.
+ *
+ * Not a seccomp user-notif filter, as before: a syscall waiting for the
+ * supervisor fails with EINTR, before it ran, when a signal comes whose
+ * handler lacks SA_RESTART (ash's SIGCHLD), even close() and kill(),
+ * which no program retries; WAIT_KILLABLE_RECV only narrows that window.
+ * A ptrace stop at syscall entry defers signals, it does not fail the
+ * syscall: the recorded run behaves as the program does unrecorded.
  */
+
+/* The tasks whose first stop (the SIGSTOP of a new tracee) came. */
+struct rec_tasks {
+	pid_t *pid;
+	size_t n, cap;
+};
+
+static int rec_seen(struct rec_tasks *t, pid_t pid, int add)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->pid[i] == pid)
+			return 1;
+	if (!add)
+		return 0;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		pid_t *np = realloc(t->pid, cap * sizeof(*np));
+
+		if (!np)
+			return 0;	/* treated as unseen again: harmless */
+		t->pid = np;
+		t->cap = cap;
+	}
+	t->pid[t->n++] = pid;
+	return 0;
+}
+
+static void rec_gone(struct rec_tasks *t, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->pid[i] == pid) {
+			t->pid[i] = t->pid[--t->n];
+			return;
+		}
+}
+
+#define REC_OPTIONS (PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEFORK |	\
+		     PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE |	\
+		     PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)
+
+/* One stop of tracee @w: count a syscall entry, resume it as it was. */
+static int rec_stop(struct sn_record *rec, struct rec_tasks *t, pid_t w,
+		    int st)
+{
+	struct __ptrace_syscall_info info;
+	int sig = WSTOPSIG(st), inject = 0;
+	siginfo_t si;
+
+	if (sig == (SIGTRAP | 0x80)) {
+		memset(&info, 0, sizeof(info));
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, w, sizeof(info), &info) <= 0) {
+			if (errno == EIO)
+				return -EIO;	/* before Linux 5.3 */
+		} else if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
+			if (info.arch == AUDIT_ARCH_X86_64_ &&
+			    info.entry.nr < SN_NR_MAX)
+				rec->count[info.entry.nr]++;
+			else
+				rec->other++;
+		}
+	} else if (st >> 16) {
+		/* fork, vfork, clone, exec: the event itself needs nothing */
+	} else if (sig == SIGSTOP && !rec_seen(t, w, 1)) {
+		/* A new tracee's first stop: not a signal of the program's. */
+	} else if (!ptrace(PTRACE_GETSIGINFO, w, 0, &si)) {
+		/* A signal on its way to the tracee: deliver it. */
+		inject = sig;
+	}
+	/*
+	 * Else a group-stop (SIGSTOP, SIGTSTP...): resumed at once, so a
+	 * stopped program goes on running while recorded.
+	 */
+	rec_seen(t, w, 1);
+	if (ptrace(PTRACE_SYSCALL, w, 0, inject) && errno != ESRCH)
+		return -errno;
+	return 0;
+}
+
 static int do_record(const char *file, char *const prog[])
 {
 	static struct sn_record rec;
-	struct sci_load_options lo = { .size = sizeof(lo) };
-	struct sci_policy *p;
-	struct sci_error e;
-	struct sn_shared *s;
-	int listener, status = 0, code, rc, filter_gone = 0;
-	/* Fewer syscalls lost to EINTR under USER_NOTIF (sci.h). */
-	lo.flags = SCI_LOAD_WAIT_KILLABLE;
+	struct rec_tasks tasks = { 0 };
+	int status = 0, st, code, rc = 0;
 	pid_t pid, w;
 
-	p = sci_policy_new(SCI_ACT_USER_NOTIF);
-	s = sn_shared_new();
-	if (!p || !s) {
-		perror("sci-run");
-		return EXIT_SCI_ERROR;
-	}
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	fflush(NULL);
 	pid = fork();
@@ -382,62 +463,72 @@ static int do_record(const char *file, char *const prog[])
 		return EXIT_SCI_ERROR;
 	}
 	if (pid == 0) {
-		lo.warn = warn_cb;
-		rc = sci_policy_load(p, &lo, &e);
-		if (rc == -EINVAL) {
-			/* A kernel before 6.0: without the flag. */
-			lo.flags &= ~SCI_LOAD_WAIT_KILLABLE;
-			rc = sci_policy_load(p, &lo, &e);
-		}
-		if (rc || lo.notify_fd < 0) {
-			fprintf(stderr, "sci-run: --record: cannot load the recording filter: %s\n",
-				e.message);
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0)) {
+			fprintf(stderr, "sci-run: --record: cannot be traced: %s\n",
+				strerror(errno));
 			_exit(EXIT_SCI_ERROR);
 		}
-		sn_child_handoff(s, lo.notify_fd);
+		/* Until sci-run has set its options. */
+		raise(SIGSTOP);
 		execvp(prog[0], prog);
 		code = errno;
 		fprintf(stderr, "sci-run: %s: %s\n", prog[0], strerror(code));
 		_exit(code == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
 	}
-	sci_policy_free(p);
 	child_pid = pid;
-	listener = sn_parent_take(s, pid);
-	if (listener < 0 && listener != -ECHILD) {
-		fprintf(stderr, "sci-run: --record: cannot take the child's seccomp listener (%s)\n",
-			strerror(-listener));
+	while ((w = waitpid(pid, &st, __WALL)) < 0 && errno == EINTR)
+		;
+	if (w != pid || !WIFSTOPPED(st)) {
+		if (w == pid && WIFEXITED(st))
+			return WEXITSTATUS(st);
+		fprintf(stderr, "sci-run: --record: the child did not stop for tracing\n");
 		kill(pid, SIGKILL);
+		return EXIT_SCI_ERROR;
+	}
+	rec_seen(&tasks, pid, 1);
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, REC_OPTIONS) ||
+	    ptrace(PTRACE_SYSCALL, pid, 0, 0)) {
+		fprintf(stderr, "sci-run: --record: cannot trace the child: %s\n",
+			strerror(errno));
+		kill(pid, SIGKILL);
+		return EXIT_SCI_ERROR;
 	}
 	/*
-	 * Serve the notifications and reap every child (the program, and the
-	 * descendants it leaves behind: sci-run is their subreaper) until none
-	 * is left.  Reap on every round: a zombie still counts as a user of
-	 * the filter, so the listener reports no hangup while one is left,
-	 * and a supervisor that only served would wait for ever.
+	 * Until no child is left: the program, the descendants it leaves
+	 * behind (sci-run is their subreaper) and every thread, all traced.
 	 */
 	for (;;) {
-		int st;
-
-		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+		w = waitpid(-1, &st, __WALL);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			if (w == pid)
 				status = st;
-		if (w < 0 && errno == ECHILD)
-			break;
-		if (listener >= 0 && !filter_gone) {
-			if (sn_serve_one(listener, sn_record_handler, &rec, 50) < 0)
-				filter_gone = 1;
+			rec_gone(&tasks, w);
 			continue;
 		}
-		/* Nothing left to serve: wait for the next child to end. */
-		w = waitpid(-1, &st, 0);
-		if (w == pid)
-			status = st;
-		if (w < 0 && errno == ECHILD)
-			break;
+		if (!WIFSTOPPED(st) || rc)
+			continue;
+		rc = rec_stop(&rec, &tasks, w, st);
+		if (rc) {
+			size_t i;
+
+			if (rc == -EIO)
+				fprintf(stderr, "sci-run: --record: this kernel has no PTRACE_GET_SYSCALL_INFO (Linux 5.3 and later)\n");
+			else
+				fprintf(stderr, "sci-run: --record: resuming pid %d: %s\n",
+					(int)w, strerror(-rc));
+			/* Every tracee, stopped or not: then reap them. */
+			for (i = 0; i < tasks.n; i++)
+				kill(tasks.pid[i], SIGKILL);
+			kill(pid, SIGKILL);
+		}
 	}
-	if (listener >= 0)
-		close(listener);
-	if (listener < 0)
+	free(tasks.pid);
+	if (rc)
 		return EXIT_SCI_ERROR;
 	rc = sn_record_write(&rec, file, prog);
 	if (rc) {

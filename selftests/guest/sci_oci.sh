@@ -72,46 +72,24 @@ check docker_profile_compiles_isolating \
 	'grep -q "ret ISOLATE" /tmp/oci.bpf && ! grep -q "ret ALLOW" /tmp/oci.bpf'
 run docker sci-run --oci $profile --isolate-allowed --
 
-# Record the workload, then run it under the recorded policy.
-# USER_NOTIF can fail any syscall with EINTR before it ran, even close()
-# or kill(), which no program retries (README, "Known limitations"):
-# ash stops with "can't fork: Interrupted system call", or a workload
-# that lost a kill of its looping subshell, or the close of a pipe's
-# write end it then reads, never ends.  WAIT_KILLABLE_RECV (sci-run uses
-# it) narrows that window without closing it.  A recording still going
-# after RECORD_TIMEOUT seconds is killed, with what it left behind.  A
-# recording that failed either way (a command lost to EINTR can also
-# leave the shell going on with less output: exit 0, the output differs)
-# is made again, at most RECORD_TRIES times in all, and the run says so;
-# any other failure counts.
+# Record the workload, then run it under the recorded policy.  sci-run
+# --record traces with ptrace: no syscall of the workload fails with
+# EINTR (the user-notif recorder of before lost close() and kill() that
+# way, and the workload then hung or printed less).  A recording still
+# going after RECORD_TIMEOUT seconds is killed, with what it left
+# behind, and fails the check below.
 RECORD_TIMEOUT=${RECORD_TIMEOUT:-180}
-RECORD_TRIES=${RECORD_TRIES:-3}
-record() {
-	timeout -s KILL $RECORD_TIMEOUT \
-		sci-run --record /tmp/wl.policy -- sh $wl /tmp/oci-rec >/tmp/oci-rec.out 2>/tmp/oci-rec.err
-	rc=$?
-	if [ $rc = 137 ]; then
-		for p in /proc/[0-9]*; do
-			grep -q oci-rec $p/cmdline 2>/dev/null && kill -9 ${p#/proc/} 2>/dev/null
-		done
-		sleep 1
-	fi
-	rm -rf /tmp/oci-rec
-}
-tries=1
-record
-while [ $tries -lt $RECORD_TRIES ]; do
-	if [ $rc = 137 ]; then
-		echo "# recording killed after ${RECORD_TIMEOUT} s (a syscall lost to EINTR under USER_NOTIF): recording again"
-	elif { [ $rc != 0 ] || ! cmp -s /tmp/wl-native.out /tmp/oci-rec.out; } &&
-		grep -q "Interrupted system call" /tmp/oci-rec.err; then
-		echo "# recording interrupted (EINTR under USER_NOTIF): $(grep -m 1 'Interrupted system call' /tmp/oci-rec.err); recording again"
-	else
-		break
-	fi
-	tries=$((tries + 1))
-	record
-done
+timeout -s KILL $RECORD_TIMEOUT \
+	sci-run --record /tmp/wl.policy -- sh $wl /tmp/oci-rec >/tmp/oci-rec.out 2>/tmp/oci-rec.err
+rc=$?
+if [ $rc = 137 ]; then
+	echo "# recording killed after ${RECORD_TIMEOUT} s"
+	for p in /proc/[0-9]*; do
+		grep -q oci-rec $p/cmdline 2>/dev/null && kill -9 ${p#/proc/} 2>/dev/null
+	done
+	sleep 1
+fi
+rm -rf /tmp/oci-rec
 echo "# recorded: exit $rc, $(grep -c ': isolate' /tmp/wl.policy 2>/dev/null) syscalls in the policy"
 grep -E ': isolate' /tmp/wl.policy | head -n 8 | sed 's/^/#   /'
 # What the workload and sci-run said, when the recording went wrong.
