@@ -508,6 +508,7 @@ TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
  * tables.
  */
 #define MM_PGD	0x5c1a77ac00000005ULL	/* SCI_ATTACK_MM_PGD: current->mm->pgd */
+#define SCI_PGD_PWT 0x5c1a77ac00000006ULL /* the SCI tables' PGD + 8 (PWT) */
 
 /* An argument: a number, or the address of a kernel symbol */
 struct arg {
@@ -521,6 +522,12 @@ static const struct leaver {
 } leavers[] = {
 	/* the task's full tables, ASID 0, flushed */
 	{ "load_new_mm_cr3", { MM_PGD }, { 0 }, { 1 } },
+	/*
+	 * The SCI tables themselves with PWT set (found by review): they
+	 * were no longer "on the SCI tables" for an exact CR3 compare, so
+	 * the next call of this list went through unchecked.
+	 */
+	{ "load_new_mm_cr3", { SCI_PGD_PWT }, { 0 }, { 1 } },
 	/* init_mm's: changes cpu_tlbstate before its write */
 	{ "switch_mm_irqs_off", { 0 }, { 0, "init_mm" }, { 0 } },
 	/* the loaded mm's, ASID 0 */
@@ -589,20 +596,27 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 }
 
 /*
- * The same, past the checks before the write: a jump to the CR3 write
- * inside load_new_mm_cr3(), once the syscall reached that function.  A
- * keeping task (SECCOMP_ISOLATE_KEEP) first pokes text in an isolated
- * ioctl (text_poke() loads its temporary mm through load_new_mm_cr3()),
- * which leaves that code granted; the next isolated ioctl jumps to the
- * write with the task's full tables in its register and the landing on
- * the stack.  No fetch fault checks that jump (the page is granted): the
- * check after the write must kill.
+ * The same, past the checks before the write: a jump to a CR3 write
+ * inside a function the syscall reached.  A keeping task
+ * (SECCOMP_ISOLATE_KEEP, every syscall isolated) first makes an isolated
+ * syscall reach that function, which leaves its code granted; then an
+ * isolated ioctl jumps to the write with the task's full tables in its
+ * register and the landing on the stack.  No fetch fault checks that
+ * jump (the page is granted): the check after the write must kill.
+ *  - load_new_mm_cr3(): an isolated text poke loads its temporary mm
+ *    through it;
+ *  - sci_switch_in(): an isolated sleep resumes on the SCI tables
+ *    through its write, which returns to them (found by review: SCI's
+ *    own writes that return to the SCI tables had no check after them).
  */
-TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120)
+enum reach { REACH_TEXT_POKE, REACH_SLEEP };
+
+static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
+				 const char *name, enum reach how)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long fn = sci_ksym("load_new_mm_cr3");
+	unsigned long fn = sci_ksym(name);
 	int afd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
 	struct sci_test_cr3_sites sites;
 	struct sci_test_attack a;
@@ -614,12 +628,12 @@ TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120
 	ASSERT_LE(0, afd);
 	ASSERT_NE(0, landing);
 	if (!fn)
-		SKIP(return, "load_new_mm_cr3 is inlined in this kernel");
+		SKIP(return, "%s is inlined in this kernel", name);
 	memset(&sites, 0, sizeof(sites));
 	sites.addr[0] = fn;
 	ASSERT_EQ(0, ioctl(afd, SCI_TEST_CR3_SITES_IN, &sites));
 	ASSERT_LT(0, sites.nr);
-	TH_LOG("load_new_mm_cr3's write at %#llx, source register %u",
+	TH_LOG("%s's write at %#llx, source register %u", name,
 	       sites.addr[0], sites.reg[0]);
 	memset(&a, 0, sizeof(a));
 	for (j = 0; j < 8; j++)
@@ -638,11 +652,13 @@ TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120
 		int tfd = open(SCI_TEST_PATH, O_RDWR);
 
 		close(pfd[0]);
-		if (tfd < 0 || sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE |
+		if (tfd < 0 || sci_filter(-1, SECCOMP_RET_ISOLATE |
 					  SECCOMP_ISOLATE_KEEP))
 			_exit(90);
-		if (ioctl(tfd, SCI_TEST_TEXT_POKE, 0) < 0)
+		if (how == REACH_TEXT_POKE && ioctl(tfd, SCI_TEST_TEXT_POKE, 0) < 0)
 			_exit(91);
+		if (how == REACH_SLEEP)
+			usleep(20000);
 		/* The write's page is granted: no fault will check the jump. */
 		if (ioctl(tfd, SCI_TEST_MAPPED, (unsigned long)a.target) != 1)
 			_exit(92);
@@ -668,6 +684,59 @@ TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120
 	EXPECT_NE(NULL, strstr(o.rec, "kernel CR3 write leaving the SCI tables"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(afd);
+}
+
+TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120)
+{
+	jump_to_cr3_write_in(_metadata, "load_new_mm_cr3", REACH_TEXT_POKE);
+}
+
+TEST_F_TIMEOUT(slow, jump_to_sci_return_write_in_reached_function_is_killed, 120)
+{
+	jump_to_cr3_write_in(_metadata, "sci_switch_in", REACH_SLEEP);
+}
+
+/*
+ * __text_poke() runs the function it is given on the temporary mm's full
+ * tables.  Holding text_mutex is no proof of text_poke(): a chain can
+ * take it (mutex_lock() at its start) and then call __text_poke() with a
+ * function of its choice (found by review).  SCI_TEST_TEXT_POKE 2 plays
+ * that chain.  Isolated it must be killed, and the kill must release
+ * text_mutex: a text poke afterwards (from a child, under an alarm)
+ * comes back.  Unisolated, the call comes back (4): the control.
+ */
+TEST_F_TIMEOUT(slow, text_poke_with_another_function_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int tfd = open(SCI_TEST_PATH, O_RDWR), status;
+	char rec[1024];
+	pid_t pid;
+
+	ASSERT_LE(0, tfd);
+	EXPECT_EQ(4, ioctl(tfd, SCI_TEST_TEXT_POKE, 2));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(tfd, SCI_TEST_TEXT_POKE, 2);
+		_exit(91);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x, %s", status, strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "kernel CR3 write leaving the SCI tables"));
+	/* text_mutex was released: text pokes still work. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		alarm(20);
+		_exit(ioctl(tfd, SCI_TEST_TEXT_POKE, 0) < 0 ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(tfd);
 }
 
 /*
