@@ -466,6 +466,21 @@ TEST_F_TIMEOUT(slow, cr3_writes_in_premapped_code, 300)
  * chain on the full ones.  The chain: sci_switch_out(), then the landing.
  * The task must be killed and the landing must not run on the full tables.
  */
+/* @a: a return into @fn at its start, then into the landing (8 words). */
+static void call_then_land(struct sci_test_attack *a, __u64 *stack,
+			   unsigned long fn, unsigned long landing)
+{
+	unsigned int j;
+
+	memset(a, 0, sizeof(*a));
+	stack[0] = fn;
+	for (j = 1; j < 8; j++)
+		stack[j] = landing;
+	a->how = SCI_ATTACK_RET;
+	a->len = 8;
+	a->data = (unsigned long)stack;
+}
+
 TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
@@ -474,17 +489,10 @@ TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
 	struct sci_test_attack a;
 	struct outcome o;
 	__u64 stack[8];
-	unsigned int j;
 
 	ASSERT_NE(0, landing);
 	ASSERT_NE(0, fn);
-	memset(&a, 0, sizeof(a));
-	stack[0] = fn;
-	for (j = 1; j < 8; j++)
-		stack[j] = landing;
-	a.how = SCI_ATTACK_RET;
-	a.len = 8;
-	a.data = (unsigned long)stack;
+	call_then_land(&a, stack, fn, landing);
 	attack(&a, 1, &o);
 	TH_LOG("sci_switch_out: status %#x%s%s, %s", o.status,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
@@ -553,7 +561,7 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned int i, j, tried = 0, bad = 0;
+	unsigned int i, tried = 0, bad = 0;
 	struct sci_test_attack a;
 	struct outcome o;
 	__u64 stack[8];
@@ -567,13 +575,7 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 			TH_LOG("%s: not a function in this kernel", leavers[i].fn);
 			continue;
 		}
-		memset(&a, 0, sizeof(a));
-		stack[0] = fn;
-		for (j = 1; j < 8; j++)
-			stack[j] = landing;
-		a.how = SCI_ATTACK_RET;
-		a.len = 8;
-		a.data = (unsigned long)stack;
+		call_then_land(&a, stack, fn, landing);
 		if (!resolve(&leavers[i].rdi, &a.regs[5]) ||
 		    !resolve(&leavers[i].rsi, &a.regs[4]) ||
 		    !resolve(&leavers[i].rdx, &a.regs[3]) ||
