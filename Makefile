@@ -252,7 +252,10 @@ check-host: deps
 	@mkdir -p $(B)/host
 	@$(STAGE) check-host sh -c '$(MAKE) -s --no-print-directory -C libsci check' 2>&1 \
 		| tee $(B)/host/check.log; \
-	grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/host/check.log | tail -n1 >$(B)/host/total.txt
+	grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/host/check.log | tail -n1 >$(B)/host/total.txt; \
+	grep -qE '^[0-9]+ passed, 0 failed' $(B)/host/total.txt
+	@qemu/tapsum.py --self-test >$(B)/host/tools.log 2>&1; rc=$$?; \
+	grep -v '^ok ' $(B)/host/tools.log; tail -n1 $(B)/host/tools.log >$(B)/host/tools.txt; exit $$rc
 
 # The README's test command: host tests, then one guest run per configuration.
 check:
@@ -264,7 +267,7 @@ check:
 	done; \
 	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
 	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-nopti $(B)/run-$(c)-pcpu-page $(B)/run-$(c)-la57); \
-	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
+	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(B)/host/tools.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
 	exit $$rc
 
 demo: kernel initramfs

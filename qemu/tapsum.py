@@ -3,6 +3,7 @@
 check the guest's kernel log.
 
 usage: tapsum.py TAP_LOG KERNEL_LOG EXPECTATIONS [EXPECTATIONS...]
+       tapsum.py --self-test     (the kernel log check against known lines)
 
 A suite that prints kselftest-harness TAP (indented "# ok N name") counts
 each of its cases as "SUITE:CASE"; any other suite counts once as "SUITE".
@@ -24,11 +25,50 @@ KERNEL_BAD = [
     r"possible circular locking", r"inconsistent lock state", r"suspicious RCU usage",
     r"possible irq lock inversion", r"lock held when returning", r"DEBUG_LOCKS_WARN_ON",
     r"lockdep: .*(bug|BUG|warn)", r"possible deadlock",
-    r"INFO: task .* blocked", r"soft lockup", r"hard LOCKUP", r"rcu_.*stall",
+    r"INFO: task .* blocked", r"soft lockup", r"hard LOCKUP",
+    r"rcu.*(detected stall|stall on CPU|detected expedited stall)", r"RCU Tasks.*stall",
+    r"kthread starved",
     r"general protection fault", r"double fault", r"Unable to handle",
     r"unable to handle", r"stack-protector", r"list_(add|del) corruption",
     r"scheduling while atomic", r"sleeping function called from invalid context",
 ]
+
+# Kernel symbols as %pS prints them ("name+0xoff/0xsize", "name.constprop.0+...").
+# They are removed before the patterns above are tried: a kill message that
+# names rcu_check_gp_start_stall() or report_bug() is not a stall or a BUG.
+SYMBOL = re.compile(r"[A-Za-z_][\w.$]*\+0x[0-9a-f]+/0x[0-9a-f]+(?: \[\w+\])?")
+
+def is_bad(line):
+    text = SYMBOL.sub("SYM", line)
+    return any(re.search(p, text) for p in KERNEL_BAD)
+
+SELF_TEST = [
+    # (kernel log line, reports a problem?)
+    ("sci: sci_attack[363] syscall 16: unverified jump at rcu_check_gp_start_stall.constprop.0+0x132/0x265, "
+     "possible caller sci_test_call_unmapped+0xc0/0xce, last code grant p4d_offset+0x0/0x35", False),
+    ("sci: t[1] syscall 16: unverified jump at report_bug+0x10/0x1a0, possible caller x+0x1/0x2", False),
+    ("sci: t[1] syscall 16: unverified jump at warn_bogus_irq+0x8/0x20 [sci_test]", False),
+    ("rcu: INFO: rcu_preempt self-detected stall on CPU", True),
+    ("rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:", True),
+    ("rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: {", True),
+    ("rcu: INFO: rcu_sched detected expedited stall on CPU", True),
+    ("INFO: rcu_tasks detected stalls on tasks:", True),
+    ("rcu: rcu_preempt kthread starved for 2503 jiffies!", True),
+    ("WARNING: CPU: 0 PID: 1 at mm/slub.c:10 kmem_cache_free+0x1/0x2", True),
+    ("BUG: kernel NULL pointer dereference, address: 0000000000000000", True),
+    ("kernel BUG at mm/memory.c:100!", True),
+    ("RIP: 0010:rcu_check_gp_start_stall+0x12/0x80", False),
+    ("watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [a:1]", True),
+]
+
+def self_test():
+    failed = 0
+    for n, (line, want) in enumerate(SELF_TEST, 1):
+        got = is_bad(line)
+        print(f"{'ok' if got == want else 'not ok'} {n} kernel log check: {line[:60]}")
+        failed += got != want
+    print(f"{len(SELF_TEST) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
 
 def load_expect(paths):
     exp = []
@@ -97,6 +137,8 @@ def parse(tap):
     return plan, suites, results, times
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        self_test()
     tap, klog, *exp_paths = sys.argv[1:]
     exp = load_expect(exp_paths)
     plan, suites, results, times = parse(tap)
@@ -139,7 +181,7 @@ def main():
                 leak_exempt = False
             elif leak_exempt and re.search(r"kmemleak: \d+ new suspected", line):
                 continue
-            elif any(re.search(p, line) for p in KERNEL_BAD):
+            elif is_bad(line):
                 if exempt:
                     exempt += 1
                 else:
