@@ -90,11 +90,14 @@ bisect-check: tree initramfs
 fresh-check:
 	@$(STAGE) fresh-check qemu/fresh-check.sh $(B)
 
-# The build check of class 1 (Documentation/x86/sci.rst): every CR3 write
-# in what the SCI tables premap executable is on qemu/premap-cr3.allow.
+# The build checks of class 1 (Documentation/x86/sci.rst): every CR3 write
+# in what the SCI tables premap executable is on qemu/premap-cr3.allow, and
+# every other one in kernel text is bracketed by sci_cr3_write_begin()/_end(),
+# never reached, in init text or on qemu/kernel-cr3.allow.
 kernel: tree
 	@$(STAGE) kernel-$(KCONFIG) $(MAKE) --no-print-directory kernel-image KCONFIG=$(KCONFIG)
 	@qemu/premap-scan.py -q $(KOBJ)/vmlinux qemu/premap-cr3.allow
+	@qemu/cr3-scan.py -q $(KOBJ)/vmlinux $(KSRC)/arch/x86/mm/sci.c qemu/kernel-cr3.allow
 
 .PHONY: kernel-image
 kernel-image: $(BZIMAGE) $(HDR)/.stamp
@@ -283,6 +286,7 @@ demo: kernel initramfs
 # vmlinux: sizes, RET/IRET/SYSRET counts and every CR3 write (issue #14).
 premap-scan: kernel
 	@qemu/premap-scan.py $(KOBJ)/vmlinux qemu/premap-cr3.allow
+	@qemu/cr3-scan.py $(KOBJ)/vmlinux $(KSRC)/arch/x86/mm/sci.c qemu/kernel-cr3.allow
 
 bench-qemu: kernel initramfs
 	@rc=0; GUEST_TIMEOUT=$${GUEST_TIMEOUT:-1500} $(STAGE) bench \
