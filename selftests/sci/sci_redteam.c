@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <linux/reboot.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -552,7 +553,9 @@ static const struct leaver {
 	/*
 	 * Resume's restore of the saved CPU state (SUSPEND or HIBERNATION,
 	 * found by qemu/cr3-scan.py in the distro configuration): EFER, CR4,
-	 * then CR3 from saved_context, zero until a suspend saves it.
+	 * then CR3 from saved_context, zero until a suspend saves it (the
+	 * guest reset).  No isolated syscall may suspend, so it is never
+	 * granted: killed at the call.
 	 */
 	{ "restore_processor_state" },
 };
@@ -613,8 +616,9 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
  * (sev_verify_cbit loads %rdi, sme_encrypt_kernel encrypts the kernel in
  * place), the kernel-text originals of code that runs from copies
  * (hibernation's core_restore_code, kexec's relocate_kernel,
- * identity_mapped and virtual_mapped) and where hibernation's copy
- * returns to (restore_registers loads %r9).  SCI never grants their start: a chain that calls one
+ * identity_mapped and virtual_mapped), where hibernation's copy
+ * returns to (restore_registers loads %r9), and suspend's own, which no
+ * isolated syscall may start (power_transitions_refused_when_isolated).  SCI never grants their start: a chain that calls one
  * must be killed at the call, as an unverified jump, and its landing
  * must not run.  A name this kernel lacks is logged and not tried; the
  * distro configuration has KEXEC, HIBERNATION and AMD_MEM_ENCRYPT for
@@ -629,6 +633,7 @@ static const char * const never_reached[] = {
 	"identity_mapped", "virtual_mapped",
 	/* found by qemu/cr3-scan.py in the distro configuration */
 	"sev_verify_cbit", "sme_encrypt_kernel", "restore_registers",
+	"do_suspend_lowlevel", "wakeup_long64", "restore_processor_state",
 };
 
 TEST_F_TIMEOUT(slow, never_reached_entry_points_are_killed, 120)
@@ -662,6 +667,82 @@ TEST_F_TIMEOUT(slow, never_reached_entry_points_are_killed, 120)
 	ASSERT_LE(2, tried);
 	EXPECT_EQ(0, bad);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Suspend, hibernation and kexec load tables, control registers and
+ * descriptor tables of their own, unchecked (do_suspend_lowlevel()'s
+ * resume point, restore_processor_state(), relocate_kernel's copy), and
+ * are never granted on the SCI tables.  An isolated syscall may not start
+ * one: it gets EPERM, and is not killed (found by review: an isolated
+ * suspend would have reset the machine on resume).
+ *  - reboot(LINUX_REBOOT_CMD_KEXEC), no image loaded: EINVAL unisolated
+ *    (the control), EPERM isolated;
+ *  - then, only if that refusal is there (without it these would put the
+ *    guest to sleep for good), writes of "freeze" and "disk" to
+ *    /sys/power/state from an isolated write(2): EPERM.
+ */
+static int isolated_errno(int nr, int (*op)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (sci_filter(nr, SECCOMP_RET_ISOLATE))
+			_exit(250);
+		_exit(op() ? (errno & 0x7f) : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;	/* killed */
+	return WEXITSTATUS(status);
+}
+
+static int kexec_reboot(void)
+{
+	return syscall(__NR_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+		       LINUX_REBOOT_CMD_KEXEC, NULL) == -1 ? -1 : 0;
+}
+
+static const char *power_state;
+
+static int write_power_state(void)
+{
+	int fd = open("/sys/power/state", O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, power_state, strlen(power_state));
+	close(fd);
+	return ret < 0 ? -1 : 0;
+}
+
+TEST(power_transitions_refused_when_isolated)
+{
+	static const char * const states[] = { "freeze", "disk" };
+	char avail[256] = "";
+	unsigned int i, tried = 0;
+
+	if (access("/sys/kernel/kexec_loaded", F_OK))
+		SKIP(return, "no KEXEC in this kernel (the distro configuration has it)");
+	ASSERT_EQ(-1, kexec_reboot());
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(EPERM, isolated_errno(__NR_reboot, kexec_reboot));
+	TH_LOG("kexec: EINVAL unisolated, EPERM isolated");
+	if (sci_read_file("/sys/power/state", avail, sizeof(avail)) < 0)
+		SKIP(return, "no /sys/power/state");
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		if (!strstr(avail, states[i]))
+			continue;
+		power_state = states[i];
+		EXPECT_EQ(EPERM, isolated_errno(__NR_write, write_power_state))
+			TH_LOG("isolated write of \"%s\" to /sys/power/state", states[i]);
+		tried++;
+	}
+	TH_LOG("/sys/power/state: %.*s; %u states tried isolated",
+	       (int)strcspn(avail, "\n"), avail, tried);
+	ASSERT_LT(0, tried);
 }
 
 /*
