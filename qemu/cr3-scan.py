@@ -20,7 +20,11 @@ _stext and _etext must be one of:
              in ALLOWLIST (lines "function COUNT", '#' comments,
              qemu/kernel-cr3.allow);
   never      in a function of sci_never_reached_names[] in SCI_C
-             (arch/x86/mm/sci.c): SCI never grants its start.
+             (arch/x86/mm/sci.c), or on the pages from _text to
+             __sci_never_text_end (the head text and .text..sci_never):
+             SCI never grants them.  Each listed function the vmlinux
+             has must lie on those pages, which no other code shares
+             (a grant of a neighbour would map it).
 
 Writes in init text (freed after boot) are listed and allowed.  Exits 1,
 naming each write that is none of these, so that a configuration or a
@@ -75,9 +79,9 @@ def functions(vmlinux):
         sys.exit("cr3-scan: objdump failed")
 
 
-def classify(name, insns, i, never, allow, seen):
+def classify(name, insns, i, never, allow, seen, never_pages):
     """How the CR3 write insns[i] of function @name is checked, or None."""
-    if name in never:
+    if name in never or never_pages[0] <= insns[i][0] < never_pages[1]:
         return "never"
     count = [j for j, (_, s) in enumerate(insns) if "<sci_cr3_writes>" in s]
     raised = any(j < i and insns[j][1].startswith("incl") for j in count)
@@ -121,6 +125,11 @@ def main():
     ]
     never = never_reached(sci_c)
     counts, bad = {}, []
+    never_pages = (syms["_stext"], syms.get("__sci_never_text_end", 0))
+    if never_pages[1]:
+        for name in sorted(never):
+            if name in syms and not never_pages[0] <= syms[name] < never_pages[1]:
+                bad.append("%s (never granted, but on a page other code shares)" % name)
     for name, start, insns in functions(vmlinux):
         for i, (addr, insn) in enumerate(insns):
             m = re.match(r"^mov\s+%(\w+),%cr3$", insn)
@@ -134,7 +143,7 @@ def main():
             elif any(s <= addr < e for s, e in premapped):
                 how = "premapped"
             else:
-                how = classify(name, insns, i, never, allow, seen)
+                how = classify(name, insns, i, never, allow, seen, never_pages)
             counts[how] = counts.get(how, 0) + 1
             out("%#x %-50s mov %%%s,%%cr3  %s" % (addr, where, m.group(1),
                                                   how or "<- NOT CHECKED"))

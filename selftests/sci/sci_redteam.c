@@ -622,9 +622,11 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
  * must be killed at the call, as an unverified jump, and its landing
  * must not run.  A name this kernel lacks is logged and not tried; the
  * distro configuration has KEXEC, HIBERNATION and AMD_MEM_ENCRYPT for
- * these.  Page granularity bounds the claim: a call to one of them on a
- * page this syscall already reached for another function is not seen
- * (Documentation/x86/sci.rst).
+ * these.  A call that does not fault is not seen, so each must also lie
+ * on pages no other code shares, from _text to __sci_never_text_end
+ * (found by review: a call of sme_pgtable_calc() granted the page of
+ * sev_verify_cbit(), and one of memparse() that of core_restore_code(),
+ * and a jump into either loaded CR3 from a register).
  */
 static const char * const never_reached[] = {
 	"startup_64", "secondary_startup_64", "secondary_startup_64_no_verify",
@@ -640,18 +642,26 @@ TEST_F_TIMEOUT(slow, never_reached_entry_points_are_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long text = sci_ksym("_text");
+	unsigned long never_end = sci_ksym("__sci_never_text_end");
 	unsigned int i, tried = 0, bad = 0;
 	struct sci_test_attack a;
 	struct outcome o;
 	__u64 stack[8];
 
 	ASSERT_NE(0, landing);
+	ASSERT_NE(0, text);
+	TH_LOG("never-granted pages: %#lx-%#lx", text, never_end);
 	for (i = 0; i < sizeof(never_reached) / sizeof(never_reached[0]); i++) {
 		unsigned long fn = sci_ksym(never_reached[i]);
 
 		if (!fn) {
 			TH_LOG("%s: not in this kernel", never_reached[i]);
 			continue;
+		}
+		if (fn < text || fn >= never_end) {
+			TH_LOG("%s: on a page that other code shares", never_reached[i]);
+			bad++;
 		}
 		call_then_land(&a, stack, fn, landing);
 		attack(&a, 1, &o);
