@@ -31,22 +31,18 @@ naming each write that is none of these, so that a configuration or a
 patch that adds a CR3 write SCI does not check fails the build (`make
 kernel` runs this with -q, which prints only that failure).
 """
+import importlib.util
+import os
 import re
 import subprocess
 import sys
 
-PMD = 2 << 20
-
-
-def symbols(vmlinux):
-    out = subprocess.run(["nm", "-n", vmlinux], check=True,
-                         capture_output=True, text=True).stdout
-    syms = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 3:
-            syms.setdefault(f[2], int(f[0], 16))
-    return syms
+# symbols() and ranges() (what the SCI tables premap) from premap-scan.py
+_spec = importlib.util.spec_from_file_location(
+    "premap_scan", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "premap-scan.py"))
+premap_scan = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(premap_scan)
 
 
 def never_reached(sci_c):
@@ -109,20 +105,12 @@ def main():
         f = line.split("#")[0].split()
         if f:
             allow[f[0]] = int(f[1]) if len(f) > 1 else 1
-    syms = symbols(vmlinux)
-    need = ["_stext", "_etext", "__init_begin", "__init_end",
-            "__entry_text_start", "__entry_text_end", "__noinstr_text_start",
-            "__noinstr_text_end", "__indirect_thunk_start",
-            "__indirect_thunk_end"]
-    missing = [n for n in need if n not in syms]
+    syms = premap_scan.symbols(vmlinux)
+    missing = [n for n in ("_stext", "_etext", "__init_begin", "__init_end")
+               if n not in syms]
     if missing:
         sys.exit("cr3-scan: %s not in the symbol table" % ", ".join(missing))
-    premapped = [
-        (syms["__entry_text_start"] & ~(PMD - 1),
-         (syms["__entry_text_end"] + PMD - 1) & ~(PMD - 1)),
-        (syms["__noinstr_text_start"], syms["__noinstr_text_end"]),
-        (syms["__indirect_thunk_start"], syms["__indirect_thunk_end"]),
-    ]
+    premapped = [(s, e) for _, s, e in premap_scan.ranges(syms)]
     never = never_reached(sci_c)
     counts, bad = {}, []
     never_pages = (syms["_stext"], syms.get("__sci_never_text_end", 0))
