@@ -23,21 +23,46 @@ tap=$outdir/tap.log klog=$outdir/kernel.log
 boot_tmo=${BOOT_TIMEOUT:-300}
 rm -f "$klog.boot-hang"
 
+# A guest still running 20 s before GUEST_TIMEOUT: the registers of its
+# vCPUs (monitor "info registers -a") go to OUTDIR/hang-registers.txt, to
+# say where a frozen guest spins (KASLR: compare RIP with the kernel log's
+# addresses).
+mon="$outdir/monitor.sock"
+here=$(cd "$(dirname "$0")" && pwd)
+
+watchdog() {
+	local t=$((tmo > 40 ? tmo - 20 : tmo / 2)) i=0
+	while [ $i -lt $t ]; do
+		sleep 1
+		kill -0 "$1" 2>/dev/null || return 0
+		i=$((i + 1))
+	done
+	{
+		echo "# $(date -u +%FT%TZ): the guest still runs $t s after its start"
+		python3 "$here/monitor.py" "$mon" "info cpus" "info registers -a"
+	} >"$outdir/hang-registers.txt" 2>&1
+}
+
 boot() {
 	: >"$tap"
 	: >"$klog"
+	rm -f "$mon" "$outdir/hang-registers.txt"
 	timeout -k 10 "$tmo" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -smp "$smp" -m "$mem" \
 		-nodefaults -no-user-config -display none -no-reboot \
+		-monitor "unix:$mon,server=on,wait=off" \
 		-serial "file:$klog" -serial "file:$tap" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 $pti panic=-1 sci.mode=$mode ${SCI_TESTS:+sci.tests=$SCI_TESTS} $extra" &
 	qpid=$!
+	watchdog $qpid &
+	wpid=$!
 	waited=0
 	while [ ! -s "$tap" ] && kill -0 $qpid 2>/dev/null; do
 		if [ $waited -ge "$boot_tmo" ]; then
 			pkill -KILL -P $qpid 2>/dev/null
 			wait $qpid 2>/dev/null
+			kill $wpid 2>/dev/null
 			return 200
 		fi
 		sleep 1
@@ -48,6 +73,8 @@ boot() {
 	wait $qpid
 	rc=$?
 	wait $tpid 2>/dev/null
+	kill $wpid 2>/dev/null
+	wait $wpid 2>/dev/null
 	return $rc
 }
 
@@ -64,7 +91,9 @@ fi
 echo "# guest kernel log: $klog"
 case $rc in
 1) exit 0 ;;		# sci-poweroff 0: (0 << 1) | 1
-124|137) echo "# FAILED: the guest did not finish within $tmo s (GUEST_TIMEOUT)" ;;
+124|137) echo "# FAILED: the guest did not finish within $tmo s (GUEST_TIMEOUT)"
+	[ -s "$outdir/hang-registers.txt" ] &&
+		echo "# its vCPUs' registers before the timeout: $outdir/hang-registers.txt" ;;
 200) echo "# FAILED: the guest did not reach /init in $boot_tmo s, twice (BOOT_TIMEOUT)" ;;
 0) echo "# FAILED: the guest rebooted instead of powering off (panic? see $klog)" ;;
 3) echo "# FAILED: the guest reported a failure of its $mode run" ;;
