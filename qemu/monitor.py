@@ -6,6 +6,7 @@ usage: monitor.py SOCKET COMMAND [COMMAND...]
 run-guest.sh uses it on a guest that is about to time out: the registers
 of every vCPU (RIP, CR3, RFLAGS.IF) say where a frozen guest spins.
 """
+import re
 import socket
 import sys
 import time
@@ -33,11 +34,18 @@ def main():
             out += data
 
     drain()
+    out = b""
     for cmd in sys.argv[2:]:
         s.sendall(cmd.encode() + b"\n")
         drain()
+        # The monitor echoes the command with terminal redraws: one line.
+        text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "",
+                      out.decode(errors="replace").replace("\r", ""))
+        lines = [l for l in text.split("\n")
+                 if not l.startswith("(qemu)") and not l.endswith(cmd)]
+        sys.stdout.write("(qemu) %s\n%s\n" % (cmd, "\n".join(lines).strip()))
+        out = b""
     s.close()
-    sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
 
 
 if __name__ == "__main__":
