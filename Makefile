@@ -156,10 +156,11 @@ $(GUEST_BIN)/sci-suite: qemu/guest/sci-suite.c
 initramfs: guest-bin
 	@$(STAGE) initramfs qemu/mkinitramfs.sh $(INITRD) $(GUEST_BIN) selftests/tests.list
 
-# Four boots: every selftest but sci_off with sci=on; the sci=off ones with
+# Five boots: every selftest but sci_off with sci=on; the sci=off ones with
 # sci=off; the same with sci=on and pti=off, which SCI refuses (with one
 # message, checked by sci_off); the SCI suites with sci=on on a CPU with
-# 5-level paging (LA57_TESTS).
+# 5-level paging (LA57_TESTS); where the configuration has KEXEC_FILE, a
+# panic in an isolated syscall with a crash kernel loaded (sci_kdump).
 SCI_OFF_TESTS ?= guest_env,isolate_action,sci_off
 # The 5-level-paging boot: every SCI suite with the distro configuration,
 # the quicker ones with debug (lockdep, DEBUG_VM's table checks).
@@ -171,6 +172,9 @@ LA57_TESTS ?= $(if $(filter debug,$(KCONFIG)),$(LA57_TESTS_DEBUG),$(LA57_TESTS_A
 # is slow, so its test timeouts are scaled.
 SCI_ON_CMDLINE = sci=on no5lvl $(if $(filter debug,$(KCONFIG)),init_on_free=1) \
 	$(if $(filter kasan,$(KCONFIG)),sci.tscale=4)
+# The kdump boot (configurations with KEXEC_FILE): a panic inside an
+# isolated syscall must start the crash kernel (selftests/guest/sci_kdump.sh).
+KDUMP_TIMEOUT = 600
 # Wall-clock limit of the sci=on boot (a hang detector), per configuration.
 SCI_ON_TIMEOUT = $(if $(filter debug,$(KCONFIG)),3600,$(if $(filter kasan,$(KCONFIG)),10800,2400))
 EXPECT_BOCHS = selftests/expected/all.txt selftests/expected/isolate-all.txt \
@@ -217,8 +221,21 @@ selftest-qemu: kernel initramfs
 			| tee $(RUN)-la57/summary.txt || rc=1; \
 		la57=$(RUN)-la57/summary.txt; \
 	fi; \
+	if grep -q '^CONFIG_KEXEC_FILE=y' $(KOBJ)/.config; then \
+		echo "== booting again with sci=on and a crash kernel loaded: sci_kdump"; \
+		qemu/kdump-initrd.sh $(INITRD) $(BZIMAGE) $(RUN)-kdump/initrd.cpio.gz && \
+		GUEST_CMDLINE="$(strip $(SCI_ON_CMDLINE)) crashkernel=256M" GUEST_TIMEOUT=$(KDUMP_TIMEOUT) \
+		$(STAGE) boot-$(KCONFIG)-kdump \
+			qemu/run-guest.sh $(BZIMAGE) $(RUN)-kdump/initrd.cpio.gz $(RUN)-kdump kdump || rc=1; \
+		qemu/tapsum.py $(RUN)-kdump/tap.log $(RUN)-kdump/kernel.log $(EXPECT) \
+			| tee $(RUN)-kdump/summary.txt || rc=1; \
+		kdump=$(RUN)-kdump/summary.txt; \
+	else \
+		echo "== no kdump boot: KCONFIG=$(KCONFIG) has no KEXEC_FILE (the distro configuration has)"; \
+		kdump=; \
+	fi; \
 	qemu/sumlines.sh $(RUN)/summary.txt $(RUN)-sci-off/summary.txt $(RUN)-nopti/summary.txt \
-		$(RUN)-pcpu-page/summary.txt $$la57 \
+		$(RUN)-pcpu-page/summary.txt $$la57 $$kdump \
 		| tee $(RUN)/total.txt; \
 	[ $$rc = 0 ] || grep -q ' [1-9][0-9]* failed' $(RUN)/total.txt || \
 		{ echo "0 passed, 1 failed" >>$(RUN)/total.txt; echo "0 passed, 1 failed"; }; \
@@ -269,7 +286,7 @@ check:
 		$(MAKE) --no-print-directory selftest-qemu KCONFIG=$$c || rc=1; \
 	done; \
 	echo "== make check: $$(( $$(date +%s) - start )) s in all"; \
-	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-nopti $(B)/run-$(c)-pcpu-page $(B)/run-$(c)-la57); \
+	qemu/digest.sh $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c) $(B)/run-$(c)-sci-off $(B)/run-$(c)-nopti $(B)/run-$(c)-pcpu-page $(B)/run-$(c)-la57 $(B)/run-$(c)-kdump); \
 	qemu/sumlines.sh $(B)/host/series.txt $(B)/host/total.txt $(B)/host/tools.txt $(foreach c,$(CHECK_CONFIGS),$(B)/run-$(c)/total.txt); \
 	exit $$rc
 
