@@ -558,6 +558,15 @@ static const struct leaver {
 	 * granted: killed at the call.
 	 */
 	{ "restore_processor_state" },
+	/*
+	 * The way to the crash kernel (sci_kdump): machine_crash_shutdown()
+	 * leaves the SCI tables for good, through sci_crash_leave(), on the
+	 * CPU that panics only.  Called by a chain outside a panic, each is
+	 * killed before anything else (unchecked, the first would also have
+	 * stopped the other CPUs and the interrupt controllers).
+	 */
+	{ "sci_crash_leave" },
+	{ "machine_crash_shutdown" },
 };
 
 static int resolve(const struct arg *arg, __u64 *reg)
