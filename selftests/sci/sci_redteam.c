@@ -29,7 +29,7 @@ static int test_fd(void)
 #define SCI_ATTACK_PATH		"/sys/kernel/debug/sci/attack"
 enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_RET_ENTRY_STACK, SCI_ATTACK_IRQ_FRAME,
-       SCI_ATTACK_IRQ_STACK_USED };
+       SCI_ATTACK_IRQ_STACK_USED, SCI_ATTACK_RET_LANDED };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -1749,6 +1749,155 @@ TEST_F_TIMEOUT(kill_holding, killed_and_released, 60)
 	/* No WARN (an RCU reader that slept, for one) on the way out. */
 	EXPECT_EQ(taint, sci_read_long("/proc/sys/kernel/tainted"));
 	close(fd);
+}
+
+/*
+ * Class 2 from above (found by review): the return to user mode trusts
+ * what lies above the isolated syscall on the task's stack, which the SCI
+ * tables map writable because the syscall's own frames are there too.  A
+ * write primitive (an out-of-bounds index on a stack buffer is enough)
+ * may change, before the syscall returns:
+ *  - the return addresses and saved registers of sci_syscall() and
+ *    do_syscall_64(), which then RET on the full tables wherever the
+ *    attacker chose, unchecked;
+ *  - pt_regs' CS, SS and flags: a kernel CS makes the return to user mode
+ *    an IRET to kernel mode, IOPL 3 gives the process port I/O and CLI.
+ * A test hook writes each from inside the isolated ioctl; the syscall
+ * must be killed before it returns.  Without isolation the same writes
+ * take effect (the control: the forged return runs sci_test_ret_landing()
+ * on the kernel's tables; user mode sees IOPL 3), so the tests can fail.
+ */
+#define SCI_ATTACK_PT_REGS	0x5c1a77ac20008000ULL
+#define SCI_ATTACK_RET_LANDING	0x5c1a77ac00000007ULL
+/* struct pt_regs: r15 .. orig_ax, ip, cs, flags, sp, ss */
+#define PT_REGS_CS		(17 * 8)
+#define PT_REGS_FLAGS		(18 * 8)
+#define X86_EFLAGS_IOPL		0x3000ULL
+/* A value meaning "the caller's flags with IOPL 3" */
+#define FLAGS_IOPL3		(~0ULL)
+
+struct frame_outcome {
+	int status;
+	int back;		/* the ioctl returned to user mode */
+	__u64 landed, landed_cr3, flags;
+	char rec[1024];
+};
+
+static __u64 user_flags(void)
+{
+	__u64 f;
+
+	asm volatile("pushfq; popq %0" : "=r" (f));
+	return f;
+}
+
+/* From a child, isolated or not: write @val at pt_regs + @off, return. */
+static void frame_write(int isolate, long off, __u64 val,
+			struct frame_outcome *o)
+{
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	__u64 r[3];
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	o->status = -1;
+	if (fd < 0 || pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8 };
+
+		close(pfd[0]);
+		if (val == FLAGS_IOPL3)
+			val = user_flags() | X86_EFLAGS_IOPL;
+		a.target = SCI_ATTACK_PT_REGS + off;
+		a.data = (unsigned long)&val;
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_ATTACK, &a))
+			_exit(91);
+		r[2] = user_flags();
+		memset(&a, 0, sizeof(a));
+		a.how = SCI_ATTACK_RET_LANDED;
+		if (ioctl(fd, SCI_TEST_ATTACK, &a))
+			_exit(92);
+		r[0] = a.landed;
+		r[1] = a.landed_cr3;
+		if (write(pfd[1], r, sizeof(r)) != sizeof(r))
+			_exit(93);
+		_exit(0);
+	}
+	close(pfd[1]);
+	o->back = read(pfd[0], r, sizeof(r)) == sizeof(r);
+	if (o->back) {
+		o->landed = r[0];
+		o->landed_cr3 = r[1];
+		o->flags = r[2];
+	}
+	close(pfd[0]);
+	close(fd);
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+}
+
+static void log_frame(struct __test_metadata *_metadata, const char *what,
+		      const struct frame_outcome *o)
+{
+	TH_LOG("%s: status %#x, %s, landing %s (CR3 %#llx), user flags %#llx, %s",
+	       what, o->status, o->back ? "returned" : "did not return",
+	       o->landed ? "ran" : "did not run",
+	       (unsigned long long)o->landed_cr3, (unsigned long long)o->flags,
+	       strstr(o->rec, "reason: ") ?: "no violation");
+}
+
+static int frame_killed(const struct frame_outcome *o)
+{
+	return WIFSIGNALED(o->status) && WTERMSIG(o->status) == SIGKILL &&
+	       strstr(o->rec, "enforced: 1") && !o->back;
+}
+
+TEST(forged_return_above_isolated_syscall_is_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct frame_outcome o;
+
+	/* do_syscall_64()'s return address, just below pt_regs */
+	frame_write(0, -8, SCI_ATTACK_RET_LANDING, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_EQ(1, o.landed);
+	ASSERT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	frame_write(1, -8, SCI_ATTACK_RET_LANDING, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_EQ(0, o.landed);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST(iopl_in_return_frame_is_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct frame_outcome o;
+
+	frame_write(0, PT_REGS_FLAGS, FLAGS_IOPL3, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_EQ(X86_EFLAGS_IOPL, o.flags & X86_EFLAGS_IOPL);
+	frame_write(1, PT_REGS_FLAGS, FLAGS_IOPL3, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/* Last: without the check, the IRET to kernel mode takes the guest down. */
+TEST(kernel_cs_in_return_frame_is_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct frame_outcome o;
+
+	frame_write(1, PT_REGS_CS, KERNEL_CS, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 TEST_HARNESS_MAIN
