@@ -1773,8 +1773,10 @@ TEST_F_TIMEOUT(kill_holding, killed_and_released, 60)
 #define PT_REGS_CS		(17 * 8)
 #define PT_REGS_FLAGS		(18 * 8)
 #define X86_EFLAGS_IOPL		0x3000ULL
-/* A value meaning "the caller's flags with IOPL 3" */
+#define X86_EFLAGS_IF		0x200ULL
+/* Values meaning "the caller's flags with IOPL 3", "... with IF clear" */
 #define FLAGS_IOPL3		(~0ULL)
+#define FLAGS_NO_IF		(~1ULL)
 
 struct frame_outcome {
 	int status;
@@ -1810,6 +1812,8 @@ static void frame_write(int isolate, long off, __u64 val,
 		close(pfd[0]);
 		if (val == FLAGS_IOPL3)
 			val = user_flags() | X86_EFLAGS_IOPL;
+		else if (val == FLAGS_NO_IF)
+			val = user_flags() & ~X86_EFLAGS_IF;
 		a.target = SCI_ATTACK_PT_REGS + off;
 		a.data = (unsigned long)&val;
 		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
@@ -1885,6 +1889,116 @@ TEST(iopl_in_return_frame_is_killed)
 	frame_write(1, PT_REGS_FLAGS, FLAGS_IOPL3, &o);
 	log_frame(_metadata, "isolated", &o);
 	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * IF cleared in the return frame (found by review): user mode with
+ * interrupts off on its CPU, as the CLI that IOPL 3 would allow; TLB
+ * shootdowns and RCU would wait on it.  No syscall clears IF for user
+ * mode (sigreturn and ptrace keep it).
+ */
+TEST(if_cleared_in_return_frame_is_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct frame_outcome o;
+
+	frame_write(0, PT_REGS_FLAGS, FLAGS_NO_IF, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_EQ(0, o.flags & X86_EFLAGS_IF);
+	frame_write(1, PT_REGS_FLAGS, FLAGS_NO_IF, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The way to the crash kernel, with panic_cpu forged (found by review):
+ * panic_cpu is ordinary data, which the isolated syscall can write (or
+ * have memset() write).  A chain that makes it this CPU's number and then
+ * calls the crash path's way off the SCI tables must not go on on the
+ * full tables.  sci_crash_leave() (series 0043, first version) returned
+ * to the chain there; sci_crash_kexec() never returns, and with no crash
+ * kernel loaded it kills before it leaves.
+ */
+TEST(crash_leave_with_forged_panic_cpu_is_killed)
+{
+	static const char * const names[] = { "sci_crash_leave", "sci_crash_kexec" };
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long panic_cpu = sci_ksym("panic_cpu");
+	unsigned int i, tried = 0;
+	int fd = open(SCI_ATTACK_PATH, O_RDWR);
+	struct sci_test_attack w;
+	struct outcome o;
+	__s32 invalid = -1;
+	__u64 stack[8];
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, panic_cpu);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		unsigned long fn = sci_ksym(names[i]);
+		struct sci_test_attack a;
+		int pfd[2];
+		pid_t pid;
+
+		if (!fn) {
+			TH_LOG("%s: not in this kernel", names[i]);
+			continue;
+		}
+		call_then_land(&a, stack, fn, landing);
+		ASSERT_EQ(0, pipe(pfd));
+		memset(&o, 0, sizeof(o));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			__s32 cpu = 0;
+			cpu_set_t cpus;
+
+			close(pfd[0]);
+			CPU_ZERO(&cpus);
+			CPU_SET(0, &cpus);
+			if (sched_setaffinity(0, sizeof(cpus), &cpus))
+				_exit(89);
+			if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			/* The attacker's write, from the isolated ioctl */
+			memset(&w, 0, sizeof(w));
+			w.how = SCI_ATTACK_WRITE;
+			w.target = panic_cpu;
+			w.len = sizeof(cpu);
+			w.data = (unsigned long)&cpu;
+			if (ioctl(fd, SCI_TEST_ATTACK, &w))
+				_exit(91);
+			if (ioctl(fd, SCI_TEST_ATTACK, &a))
+				_exit(92);
+			if (write(pfd[1], &a, sizeof(a)) != sizeof(a))
+				_exit(93);
+			_exit(0);
+		}
+		close(pfd[1]);
+		o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
+		close(pfd[0]);
+		o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+		/* panic_cpu back to PANIC_CPU_INVALID, from here (not isolated) */
+		memset(&w, 0, sizeof(w));
+		w.how = SCI_ATTACK_WRITE;
+		w.target = panic_cpu;
+		w.len = sizeof(invalid);
+		w.data = (unsigned long)&invalid;
+		ASSERT_EQ(0, ioctl(fd, SCI_TEST_ATTACK, &w));
+		TH_LOG("%s: status %#x%s%s, %s", names[i], o.status,
+		       killed_by_sci(&o) ? " killed by SCI" : "",
+		       escaped(&o) ? " ESCAPED to the full tables" : "",
+		       strstr(o.rec, "reason: ") ?: "no violation");
+		EXPECT_FALSE(escaped(&o));
+		EXPECT_TRUE(killed_by_sci(&o));
+		tried++;
+	}
+	ASSERT_LT(0, tried);
+	close(fd);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
