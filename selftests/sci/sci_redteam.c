@@ -560,12 +560,15 @@ static const struct leaver {
 	{ "restore_processor_state" },
 	/*
 	 * The way to the crash kernel (sci_kdump): machine_crash_shutdown()
-	 * leaves the SCI tables for good, through sci_crash_leave(), on the
-	 * CPU that panics only.  Called by a chain outside a panic, each is
-	 * killed before anything else (unchecked, the first would also have
-	 * stopped the other CPUs and the interrupt controllers).
+	 * checks first (sci_crash_check()) and at its end leaves the SCI
+	 * tables for good and starts the crash kernel itself
+	 * (sci_crash_kexec()), on the CPU that panics with a crash kernel
+	 * loaded only.  Called by a chain outside a panic, each is killed
+	 * before anything else (machine_crash_shutdown() unchecked would
+	 * stop the other CPUs and the interrupt controllers).
 	 */
-	{ "sci_crash_leave" },
+	{ "sci_crash_kexec" },
+	{ "sci_crash_check" },
 	{ "machine_crash_shutdown" },
 };
 
@@ -1997,8 +2000,9 @@ TEST(crash_leave_with_forged_panic_cpu_is_killed)
 		EXPECT_TRUE(killed_by_sci(&o));
 		tried++;
 	}
-	ASSERT_LT(0, tried);
 	close(fd);
+	if (!tried)
+		SKIP(return, "no crash kernel path in this kernel (KEXEC_CORE)");
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
