@@ -176,6 +176,22 @@ static int escaped(const struct outcome *o)
 	       (o->a.landed_cr3 & CR3_ADDR) != (o->a.sci_cr3 & CR3_ADDR);
 }
 
+/*
+ * Killed by the check after a kernel CR3 write (sci_leave_violation)?  The
+ * kill path starts in the entry text with interrupts still on for a few
+ * instructions (the chain ran with them on): an interrupt there is killed
+ * first, as "interrupt in premapped entry code", or, when the attacker's
+ * stack cannot take its frame, by the double fault (series 0047).  Only
+ * that kill path runs in the entry text here (the jumps target kernel
+ * text), so either reason means the check fired (a debug make check run
+ * saw the second).
+ */
+static int leave_killed(const char *rec)
+{
+	return strstr(rec, "kernel CR3 write leaving the SCI tables") ||
+	       strstr(rec, "reason: interrupt in premapped entry code");
+}
+
 /* Run @a from a child, isolated (every ioctl) or not; fill @o. */
 static void attack(struct sci_test_attack *a, int isolate, struct outcome *o)
 {
@@ -854,7 +870,7 @@ static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
 		     WEXITSTATUS(o.status) <= 92);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
-	EXPECT_NE(NULL, strstr(o.rec, "kernel CR3 write leaving the SCI tables"));
+	EXPECT_TRUE(leave_killed(o.rec));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(afd);
 }
@@ -898,7 +914,7 @@ TEST_F_TIMEOUT(slow, text_poke_with_another_function_is_killed, 120)
 	status = sci_reap(pid, rec, sizeof(rec));
 	TH_LOG("status %#x, %s", status, strstr(rec, "reason: ") ?: "no violation");
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	EXPECT_NE(NULL, strstr(rec, "kernel CR3 write leaving the SCI tables"));
+	EXPECT_TRUE(leave_killed(rec));
 	/* text_mutex was released: text pokes still work. */
 	pid = fork();
 	ASSERT_LE(0, pid);
