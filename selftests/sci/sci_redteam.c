@@ -30,7 +30,7 @@ static int test_fd(void)
 enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_RET_ENTRY_STACK, SCI_ATTACK_IRQ_FRAME,
        SCI_ATTACK_IRQ_STACK_USED, SCI_ATTACK_RET_LANDED,
-       SCI_ATTACK_JMP_IRQ };
+       SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -1813,9 +1813,9 @@ static __u64 user_flags(void)
 	return f;
 }
 
-/* From a child, isolated or not: write @val at pt_regs + @off, return. */
-static void frame_write(int isolate, long off, __u64 val,
-			struct frame_outcome *o)
+/* From a child, isolated or not: write @val at @target (@how), return. */
+static void attack_write(int isolate, unsigned int how, __u64 target,
+			 __u64 val, struct frame_outcome *o)
 {
 	int fd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
 	__u64 r[3];
@@ -1827,14 +1827,14 @@ static void frame_write(int isolate, long off, __u64 val,
 		return;
 	pid = fork();
 	if (pid == 0) {
-		struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8 };
+		struct sci_test_attack a = { .how = how, .len = 8 };
 
 		close(pfd[0]);
 		if (val == FLAGS_IOPL3)
 			val = user_flags() | X86_EFLAGS_IOPL;
 		else if (val == FLAGS_NO_IF)
 			val = user_flags() & ~X86_EFLAGS_IF;
-		a.target = SCI_ATTACK_PT_REGS + off;
+		a.target = target;
 		a.data = (unsigned long)&val;
 		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 			_exit(90);
@@ -1861,6 +1861,13 @@ static void frame_write(int isolate, long off, __u64 val,
 	close(pfd[0]);
 	close(fd);
 	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+}
+
+/* From a child, isolated or not: write @val at pt_regs + @off, return. */
+static void frame_write(int isolate, long off, __u64 val,
+			struct frame_outcome *o)
+{
+	attack_write(isolate, SCI_ATTACK_WRITE, SCI_ATTACK_PT_REGS + off, val, o);
 }
 
 static void log_frame(struct __test_metadata *_metadata, const char *what,
@@ -2055,6 +2062,48 @@ TEST(interrupt_on_unmapped_stack_in_entry_code_is_killed)
 	       strstr(o.rec, "reason: ") ?: "no violation");
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * current->thread.sci, the task's pointer to its SCI state, is task data,
+ * which the syscall's write reaches like any other (SCI_ATTACK_TASK_SCI).
+ * Set to NULL inside the isolated syscall, it must not be followed by
+ * what runs before the syscall returns: the check after the CR3 write
+ * that leaves the SCI tables, and, when the syscall sleeps after the
+ * write, the context switch.  The syscall is killed, with no oops.
+ * Unisolated (the control) the same write returns: the task had no SCI
+ * state, and the hook wrote where the isolated run writes.
+ */
+#define SCI_ATTACK_TASK_SCI	0x5c1a77ac00000008ULL
+
+static void null_sci_state(struct __test_metadata *_metadata, unsigned int how)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long switches = sci_stat("forged_switches");
+	struct frame_outcome o;
+
+	attack_write(0, how, SCI_ATTACK_TASK_SCI, 0, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	attack_write(1, how, SCI_ATTACK_TASK_SCI, 0, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: SCI state pointer forged"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	/* Which check came first: the next fault's, or the switch's */
+	TH_LOG("context switches that found the pointer forged: %ld",
+	       sci_stat("forged_switches") - switches);
+}
+
+TEST(null_sci_state_pointer_is_killed)
+{
+	null_sci_state(_metadata, SCI_ATTACK_WRITE);
+}
+
+TEST(null_sci_state_pointer_then_sleep_is_killed)
+{
+	null_sci_state(_metadata, SCI_ATTACK_WRITE_SLEEP);
 }
 
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
