@@ -20,7 +20,7 @@ accel=${QEMU_ACCEL:-tcg} cpu=${QEMU_CPU:-max} smp=${QEMU_SMP:-2} mem=${QEMU_MEM:
 # instruction, and writing the same byte again through QEMU's gdbstub
 # (which invalidates the page's translations) lets the guest go on.  Seen
 # in 2 of 2 runs of mov_ss_trap (perf's static key) in a loop, under 100
-# iterations each, and in 2 of about 7 full distro runs; never in 300
+# iterations each, and in 2 of about 7 full distro runs; never in 600
 # iterations single-threaded.  README.md, "Known limitations".
 case $accel in
 tcg) accel="tcg,thread=${QEMU_TCG_THREAD:-single}" ;;
