@@ -6,10 +6,10 @@
 # run must exit as the native one did, and the loop must finish.
 #
 # Not part of make check's boots (about 3 minutes: 154 s for 200 runs).
-# With QEMU's thread per vCPU (QEMU_TCG_THREAD=multi) Debian's QEMU 7.2 froze in 2 of 2 runs of
-# a loop like this one (which also ran sigtrap_loop isolated), under 100
-# iterations each; this script has not been run multi-threaded for as
-# long (README.md, "Known limitations"):
+# With QEMU's thread per vCPU (QEMU_TCG_THREAD=multi), Debian's QEMU 7.2
+# froze in 2 of 2 runs of a loop like this one (which also ran
+# sigtrap_loop isolated), under 100 iterations each; this script has not
+# been run multi-threaded for as long (README.md, "Known limitations"):
 #   make selftest-qemu KCONFIG=distro SCI_TESTS=sci_textpoke_loop \
 #        QEMU_TCG_THREAD=multi
 N=${N:-200}
