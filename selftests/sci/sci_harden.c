@@ -158,6 +158,75 @@ TEST(write_grant_array_killed) { check_write_state(_metadata, 3); }
 TEST(write_table_page_killed) { check_write_state(_metadata, 4); }
 
 /*
+ * Which pages are SCI state must not be something the syscall can write.
+ * struct page is kernel data like any other, granted writable to every
+ * syscall that takes a reference or a lock in it: page->private of each
+ * piece is set to what a page that is no SCI state has (from inside the
+ * same isolated syscall), then the piece is written.  Were the mark
+ * believed, the write would be granted, and a writable PGD or page table
+ * maps anything executable.
+ */
+#define SCI_TEST_STATE_UNMARK	0x100
+#define SCI_TEST_STATE_AS_OWN	0x200
+
+TEST(write_unmarked_pgd_killed)
+{
+	check_write_state(_metadata, 1 | SCI_TEST_STATE_UNMARK);
+}
+
+TEST(write_unmarked_descriptor_killed)
+{
+	check_write_state(_metadata, 2 | SCI_TEST_STATE_UNMARK);
+}
+
+TEST(write_unmarked_grant_array_killed)
+{
+	check_write_state(_metadata, 3 | SCI_TEST_STATE_UNMARK);
+}
+
+TEST(write_unmarked_table_page_killed)
+{
+	check_write_state(_metadata, 4 | SCI_TEST_STATE_UNMARK);
+}
+
+/*
+ * The same for the mark of the tables every task shares (the template):
+ * page->private of the kernel image's shared table is set to that of the
+ * task's own PGD page, in an isolated syscall, and the task exits.  Were
+ * the mark believed, the exit would free a table that every other SCI
+ * task still walks.  SCI_TEST_TEMPLATE_KEPT, before the exit, says
+ * whether the table is still known as shared (and marks it shared again
+ * when it is not, so that a failure here does not free it).
+ */
+#define SCI_TEST_TEMPLATE_KEPT	_IO('S', 26)
+
+TEST(template_table_marked_as_own_not_freed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int fd = test_fd(), status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_WRITE_STATE, 5 | SCI_TEST_STATE_AS_OWN))
+			_exit(91);
+		/* Before the exit, which frees the task's own tables. */
+		_exit(ioctl(fd, SCI_TEST_TEMPLATE_KEPT) == 1 ? 0 : 92);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("status 0x%x (exit 91: the write failed, 92: the table was taken for the task's own)",
+	       status);
+	ASSERT_EXIT0(status);
+	ASSERT_EQ(1, ioctl(fd, SCI_TEST_TEMPLATE_KEPT));
+	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
+/*
  * A stack pivot to kernel memory the SCI tables do not map: the page fault
  * cannot be delivered on that stack, the CPU raises a double fault, and SCI
  * kills the process instead of the double fault's panic.
