@@ -158,6 +158,17 @@ TEST(write_grant_array_killed) { check_write_state(_metadata, 3); }
 TEST(write_table_page_killed) { check_write_state(_metadata, 4); }
 
 /*
+ * What SCI's own code writes and trusts beyond the task's state: the
+ * pointer to the template's PGD, which every new task's tables copy their
+ * kernel half from, this CPU's pool of zeroed pages that become page
+ * tables in the fault path, and the reserve behind the pools.  Forged,
+ * each gives the attacker page tables of its own choosing.
+ */
+TEST(write_template_pointer_killed) { check_write_state(_metadata, 6); }
+TEST(write_page_pool_killed) { check_write_state(_metadata, 7); }
+TEST(write_page_reserve_killed) { check_write_state(_metadata, 8); }
+
+/*
  * Which pages are SCI state must not be something the syscall can write.
  * struct page is kernel data like any other, granted writable to every
  * syscall that takes a reference or a lock in it: page->private of each
