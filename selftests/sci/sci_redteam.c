@@ -11,6 +11,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/reboot.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -2110,6 +2111,76 @@ TEST(null_sci_state_pointer_is_killed)
 TEST(null_sci_state_pointer_then_sleep_is_killed)
 {
 	null_sci_state(_metadata, SCI_ATTACK_WRITE_SLEEP);
+}
+
+/*
+ * The same pointer written while the task sleeps in its isolated syscall,
+ * by another thread of the process in an isolated syscall of its own
+ * (SCI_TEST_FORGE_SLEEPER is that thread's write, NULL into the
+ * sleeper's thread.sci, once /proc says it sleeps).  The sleeper must
+ * resume on its SCI tables, where the jump into the middle of a function
+ * that follows its sleep (SCI_TEST_SLEEP_BAD) is caught: "unverified
+ * jump".  Resumed on the full tables, the jump runs unchecked and the
+ * syscall is killed only when it returns, for the pointer.
+ */
+#define SCI_TEST_SLEEP_BAD	_IOW('S', 4, unsigned long)
+#define SCI_TEST_FORGE_SLEEPER	_IOW('S', 27, unsigned long)
+
+static int sleeper_fd;
+static pid_t sleeper_tid;
+
+static void *forge_sleeper(void *arg)
+{
+	char path[64], stat[512], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", sleeper_tid);
+	for (i = 0; i < 1000; i++) {
+		if (sci_read_file(path, stat, sizeof(stat)) > 0 &&
+		    (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'D')
+			break;
+		usleep(10 * 1000);
+	}
+	if (i == 1000)
+		_exit(93);
+	if (ioctl(sleeper_fd, SCI_TEST_FORGE_SLEEPER, (unsigned long)sleeper_tid))
+		_exit(94);
+	return NULL;
+}
+
+TEST(sci_state_pointer_forged_while_asleep_resumes_isolated)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long repairs = sci_stat("forged_repairs");
+	int fd = test_fd(), status;
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		sleeper_fd = fd;
+		sleeper_tid = syscall(__NR_gettid);
+		if (pthread_create(&t, NULL, forge_sleeper, NULL))
+			_exit(91);
+		ioctl(fd, SCI_TEST_SLEEP_BAD, 3000UL);
+		_exit(92);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x (exit 92: not killed, 93: never asleep, 94: no write); /proc/%d/sci: %s",
+	       status, pid, rec);
+	repairs = sci_stat("forged_repairs") - repairs;
+	TH_LOG("switches that put the pointer back: %ld", repairs);
+	ASSERT_KILLED(status);
+	EXPECT_NE(NULL, strstr(rec, "reason: unverified jump"));
+	EXPECT_EQ(1, repairs);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
 }
 
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
