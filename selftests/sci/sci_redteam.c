@@ -2183,6 +2183,48 @@ TEST(sci_state_pointer_forged_while_asleep_resumes_isolated)
 	close(fd);
 }
 
+/*
+ * current->thread.sci_record, where a kill writes what the violation was,
+ * is task data as well: pointed by the syscall's write at memory of the
+ * attacker's choosing (SCI_TEST_FORGE_RECORD: a zeroed bait), the kill
+ * that follows must not write there (a write of the kill's choosing on
+ * the full tables, where it could reach SCI's own state), and the
+ * record must still say why the task died.
+ */
+#define SCI_TEST_FORGE_RECORD	_IO('S', 28)
+#define SCI_TEST_RECORD_BAIT	_IO('S', 29)
+
+TEST(forged_violation_record_not_written)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int fd = test_fd(), status;
+	long written;
+	char rec[4096];
+	siginfo_t si = { 0 };
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		ioctl(fd, SCI_TEST_FORGE_RECORD);
+		_exit(92);
+	}
+	/* Dead, not reaped: the bait is still the hook's to look at. */
+	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
+	written = ioctl(fd, SCI_TEST_RECORD_BAIT);
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x (exit 92: not killed); bait written: %ld; /proc/%d/sci: %s",
+	       status, written, pid, rec);
+	ASSERT_KILLED(status);
+	EXPECT_EQ(0, written);
+	EXPECT_NE(NULL, strstr(rec, "reason: unverified jump"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
 TEST(kernel_cs_in_return_frame_is_killed)
 {
