@@ -169,6 +169,19 @@ TEST(write_page_pool_killed) { check_write_state(_metadata, 7); }
 TEST(write_page_reserve_killed) { check_write_state(_metadata, 8); }
 
 /*
+ * More of the same, found by review: the grant trace (its buffer pointer,
+ * length and task, which every traced fault writes through on the full
+ * tables), the list of an mm's SCI states that mirroring a user PGD
+ * entry writes through, and the state that the fixes above added (the
+ * word of the page map that says the task's PGD is SCI state, the
+ * task's bucket of sleeping isolated tasks).
+ */
+TEST(write_trace_state_killed) { check_write_state(_metadata, 9); }
+TEST(write_state_map_killed) { check_write_state(_metadata, 10); }
+TEST(write_sleepers_killed) { check_write_state(_metadata, 11); }
+TEST(write_mm_state_list_killed) { check_write_state(_metadata, 12); }
+
+/*
  * Which pages are SCI state must not be something the syscall can write.
  * struct page is kernel data like any other, granted writable to every
  * syscall that takes a reference or a lock in it: page->private of each
