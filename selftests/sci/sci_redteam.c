@@ -2225,6 +2225,112 @@ TEST(forged_violation_record_not_written)
 	close(fd);
 }
 
+/*
+ * The record pointer forged between two syscalls (found by review):
+ * SCI_TEST_FORGE_RECORD_RET points it at a bait, or at NULL, and returns.
+ * The task's next isolated syscall must be killed before it runs (a NULL
+ * made a new record, the old one left behind; a bait dropped the task's
+ * SCI state, left behind), and an exit must still free the real record.
+ * Nothing may leak: the stats' "tables" and "records" come back to what
+ * they were once the task is reaped (freeing is asynchronous: polled).
+ */
+#define SCI_TEST_FORGE_RECORD_RET _IOW('S', 30, unsigned long)
+#define FORGE_TO_NULL	0UL
+#define FORGE_TO_BAIT	1UL
+
+static int sci_counts_back(long tables, long records, long *now_t, long *now_r)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		*now_t = sci_stat("tables");
+		*now_r = sci_stat("records");
+		if (*now_t == tables && *now_r == records)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * A task reaped by an earlier test is released after an RCU grace period:
+ * wait until the counts hold still (200 ms) before taking them.
+ */
+static void sci_counts_settle(long *tables, long *records)
+{
+	long t = -2, r = -2;
+	int i, same = 0;
+
+	for (i = 0; i < 500 && same < 10; i++) {
+		*tables = sci_stat("tables");
+		*records = sci_stat("records");
+		same = *tables == t && *records == r ? same + 1 : 0;
+		t = *tables;
+		r = *records;
+		usleep(20000);
+	}
+}
+
+static void forge_record_between(struct __test_metadata *_metadata,
+				 unsigned long to, int then_exit)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long tables, records, now_t, now_r, written = 0;
+	int fd = test_fd(), status, back;
+	siginfo_t si = { 0 };
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	sci_counts_settle(&tables, &records);
+	ASSERT_LE(0, tables);
+	ASSERT_LE(0, records);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_FORGE_RECORD_RET, to))
+			_exit(91);
+		if (then_exit)
+			_exit(0);
+		ioctl(fd, SCI_TEST_GET_ANSWER);
+		_exit(92);
+	}
+	ASSERT_EQ(0, waitid(P_PID, pid, &si, WEXITED | WNOWAIT));
+	if (to == FORGE_TO_BAIT)
+		written = ioctl(fd, SCI_TEST_RECORD_BAIT);
+	status = sci_reap(pid, rec, sizeof(rec));
+	back = sci_counts_back(tables, records, &now_t, &now_r);
+	TH_LOG("status %#x (exit 92: the next syscall ran); bait written: %ld; tables %ld -> %ld, records %ld -> %ld; /proc/%d/sci: %s",
+	       status, written, tables, now_t, records, now_r, pid, rec);
+	if (then_exit) {
+		ASSERT_EXIT0(status);
+	} else {
+		ASSERT_KILLED(status);
+		EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+	}
+	EXPECT_EQ(0, written);
+	EXPECT_TRUE(back);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(fd);
+}
+
+TEST(record_forged_null_between_syscalls_killed_no_leak)
+{
+	forge_record_between(_metadata, FORGE_TO_NULL, 0);
+}
+
+TEST(record_forged_between_syscalls_killed_no_leak)
+{
+	forge_record_between(_metadata, FORGE_TO_BAIT, 0);
+}
+
+TEST(record_forged_before_exit_freed)
+{
+	forge_record_between(_metadata, FORGE_TO_BAIT, 1);
+}
+
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
 TEST(kernel_cs_in_return_frame_is_killed)
 {
