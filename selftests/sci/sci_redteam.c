@@ -2331,6 +2331,67 @@ TEST(record_forged_before_exit_freed)
 	forge_record_between(_metadata, FORGE_TO_BAIT, 1);
 }
 
+/*
+ * PF_EXITING forged in an isolated exec (found by review): the flag is
+ * task data, and sci_deactivate_mm() did not compare the frames above the
+ * syscall for a task on its way out.  An exec whose writes also forged
+ * do_syscall_64()'s return address then returned through it on the full
+ * tables: after the exec there is no SCI state for sci_frames_check() to
+ * compare with.  SCI_TEST_EXEC_FORGE emulates the two writes in the exec
+ * (and clears the flag after, as the attacker would).  Unisolated, the
+ * landing runs (the control); isolated, it must not.
+ */
+#define SCI_TEST_EXEC_FORGE	_IO('S', 31)
+
+static void exec_forge(int isolate, struct frame_outcome *o)
+{
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), tfd = test_fd();
+	struct sci_test_attack a;
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	o->status = -1;
+	if (fd < 0 || tfd < 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_RET_LANDED;
+	if (ioctl(fd, SCI_TEST_ATTACK, &a))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		if (isolate && sci_filter(__NR_execve, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(tfd, SCI_TEST_EXEC_FORGE))
+			_exit(91);
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(92);
+	}
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_RET_LANDED;
+	if (!ioctl(fd, SCI_TEST_ATTACK, &a)) {
+		o->landed = a.landed;
+		o->landed_cr3 = a.landed_cr3;
+	}
+	close(fd);
+	close(tfd);
+}
+
+TEST(exiting_flag_forged_in_exec_frames_still_checked)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct frame_outcome o;
+
+	exec_forge(0, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_EQ(1, o.landed);
+	exec_forge(1, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_EQ(0, o.landed);
+	EXPECT_NE(-1, o.status);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
 TEST(kernel_cs_in_return_frame_is_killed)
 {
