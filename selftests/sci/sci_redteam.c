@@ -930,6 +930,66 @@ TEST_F_TIMEOUT(slow, text_poke_with_another_function_is_killed, 120)
 }
 
 /*
+ * poking_mm->pgd forged (found by review): poking_mm is slab memory, and
+ * its pgd told both text_poke() and SCI's check of CR3 loads on the SCI
+ * tables which tables a poke may load: forged, a poke from an isolated
+ * syscall runs its copy on tables of the attacker's choosing (a write to
+ * any physical page).  SCI_TEST_POKING_PGD 1 points it at a copy of
+ * itself; SCI_TEST_TEXT_POKE 3 then calls __text_poke() as text_poke()
+ * does, with text_mutex held and text_poke_memcpy().  Unisolated, the
+ * poke comes back (4); isolated, it must be killed before it takes a
+ * lock (a text poke afterwards comes back), and the original put back
+ * lets isolated pokes work again.
+ */
+#define SCI_TEST_POKING_PGD	_IOW('S', 32, unsigned long)
+
+static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
+		      size_t len)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		long r;
+
+		alarm(20);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		r = ioctl(tfd, SCI_TEST_TEXT_POKE, how);
+		_exit(r < 0 ? 91 : r);
+	}
+	return sci_reap(pid, rec, len);
+}
+
+TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int tfd = open(SCI_TEST_PATH, O_RDWR), status, put_back;
+	char rec[1024];
+
+	ASSERT_LE(0, tfd);
+	ASSERT_EQ(0, ioctl(tfd, SCI_TEST_POKING_PGD, 1));
+	status = poke_child(tfd, 0, 3, NULL, 0);
+	TH_LOG("unisolated, forged: status %#x (exit 4: the poke came back)", status);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+	status = poke_child(tfd, 1, 3, rec, sizeof(rec));
+	put_back = ioctl(tfd, SCI_TEST_POKING_PGD, 0);
+	TH_LOG("isolated, forged: status %#x (exit 4: the poke came back), %s",
+	       status, strstr(rec, "reason: ") ?: "no violation");
+	ASSERT_EQ(0, put_back);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_TRUE(leave_killed(rec));
+	/* No lock left held; with the original back, isolated pokes work. */
+	status = poke_child(tfd, 1, 3, rec, sizeof(rec));
+	TH_LOG("isolated, put back: status %#x, %s", status,
+	       strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(tfd);
+}
+
+/*
  * Class 1 with user tables (found by review): the writes that switch to
  * PTI's user tables on the way back to user mode checked only that what
  * they loaded had the user bit (12) set.  A jump to one of them with the
