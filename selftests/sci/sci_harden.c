@@ -182,6 +182,16 @@ TEST(write_sleepers_killed) { check_write_state(_metadata, 11); }
 TEST(write_mm_state_list_killed) { check_write_state(_metadata, 12); }
 
 /*
+ * The generation of kernel changes (found by review): a keeping task's
+ * grants are checked against the kernel's tables again when it moved
+ * since they were, for the ranges its ring says changed.  Written back to
+ * an older value, or a slot of the ring pointed elsewhere, a kept grant
+ * of a page that became SCI state (a page table) stays writable.
+ */
+TEST(write_kernel_generation_killed) { check_write_state(_metadata, 13); }
+TEST(write_generation_ring_killed) { check_write_state(_metadata, 14); }
+
+/*
  * Which pages are SCI state must not be something the syscall can write.
  * struct page is kernel data like any other, granted writable to every
  * syscall that takes a reference or a lock in it: page->private of each
