@@ -192,6 +192,51 @@ TEST(write_kernel_generation_killed) { check_write_state(_metadata, 13); }
 TEST(write_generation_ring_killed) { check_write_state(_metadata, 14); }
 
 /*
+ * The limits that bound what a task keeps and holds (kernel.sci_*, found
+ * by review): written from an isolated syscall, kernel.sci_keep_max_code
+ * raised lets a keeping task keep any number of executable pages (class
+ * 6).  They are SCI state; the sysctls are root's to change, and not
+ * from an isolated syscall (-EPERM), where the write would be one to SCI
+ * state.
+ */
+TEST(write_keep_limit_killed) { check_write_state(_metadata, 15); }
+
+#define KEEP_MAX_CODE	"/proc/sys/kernel/sci_keep_max_code"
+
+TEST(isolated_sysctl_write_refused)
+{
+	char val[32], after[32];
+	int fd, status, len;
+	pid_t pid;
+
+	ASSERT_LT(0, sci_read_file(KEEP_MAX_CODE, val, sizeof(val)));
+	len = strlen(val);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		fd = open(KEEP_MAX_CODE, O_WRONLY);
+		if (fd < 0)
+			_exit(90);
+		if (sci_filter(__NR_write, SECCOMP_RET_ISOLATE))
+			_exit(91);
+		if (write(fd, val, len) != -1)
+			_exit(92);
+		_exit(errno == EPERM ? 0 : 93);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("isolated write of %s: status %#x (exit 92: written, 93: another error)",
+	       val, status);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* Unisolated, root still sets it. */
+	fd = open(KEEP_MAX_CODE, O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(len, write(fd, val, len));
+	close(fd);
+	ASSERT_LT(0, sci_read_file(KEEP_MAX_CODE, after, sizeof(after)));
+	EXPECT_STREQ(val, after);
+}
+
+/*
  * Which pages are SCI state must not be something the syscall can write.
  * struct page is kernel data like any other, granted writable to every
  * syscall that takes a reference or a lock in it: page->private of each
