@@ -2399,7 +2399,8 @@ TEST(record_forged_before_exit_freed)
  * tables: after the exec there is no SCI state for sci_frames_check() to
  * compare with.  SCI_TEST_EXEC_FORGE emulates the two writes in the exec
  * (and clears the flag after, as the attacker would).  Unisolated, the
- * landing runs (the control); isolated, it must not.
+ * landing runs (the control); isolated, it must not: the task is killed
+ * where the exec comes back, before it returns through the frames.
  */
 #define SCI_TEST_EXEC_FORGE	_IO('S', 31)
 
@@ -2448,7 +2449,9 @@ TEST(exiting_flag_forged_in_exec_frames_still_checked)
 	exec_forge(1, &o);
 	log_frame(_metadata, "isolated", &o);
 	EXPECT_EQ(0, o.landed);
-	EXPECT_NE(-1, o.status);
+	/* Killed where the exec came back, from pt_regs, with a reason. */
+	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to the frames above"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
