@@ -637,6 +637,87 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 }
 
 /*
+ * SCI's release of a dead task's state, called by a chain at its start
+ * with the current task as its argument (second review): it freed the
+ * live SCI state, tables included, from a worker while the syscall still
+ * ran on them, and the record.  A live state is never released: the call
+ * must change nothing.  While the child waits after the chain, the stats
+ * still count its tables and its record; with the old release the worker
+ * had freed both.
+ */
+#define SCI_ATTACK_CURRENT	0x5c1a77ac00000009ULL
+
+static void counts_settle(long *tables, long *records)
+{
+	long t = -2, r = -2;
+	int i, same = 0;
+
+	for (i = 0; i < 500 && same < 10; i++) {
+		*tables = sci_stat("tables");
+		*records = sci_stat("records");
+		same = *tables == t && *records == r ? same + 1 : 0;
+		t = *tables;
+		r = *records;
+		usleep(20000);
+	}
+}
+
+TEST_F_TIMEOUT(slow, release_of_a_live_sci_state_changes_nothing, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_release_task");
+	long tables, records, t_during, r_during;
+	int afd = open(SCI_ATTACK_PATH, O_RDWR), res[2], go[2], status;
+	struct sci_test_attack a;
+	char rec[1024], c = 0;
+	__u64 stack[8];
+	pid_t pid;
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(0, pipe(res));
+	ASSERT_EQ(0, pipe(go));
+	counts_settle(&tables, &records);
+	ASSERT_LE(0, tables);
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = SCI_ATTACK_CURRENT;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(afd, SCI_TEST_ATTACK, &a))
+			_exit(91);
+		if (write(res[1], &a, sizeof(a)) != sizeof(a))
+			_exit(92);
+		/* Alive, its state (if any) still its own, until told. */
+		if (read(go[0], &c, 1) != 1)
+			_exit(93);
+		_exit(ioctl(afd, SCI_TEST_ATTACK, &(struct sci_test_attack){
+				.how = SCI_ATTACK_RET_LANDED }) ? 94 : 0);
+	}
+	ASSERT_EQ(sizeof(a), read(res[0], &a, sizeof(a)));
+	usleep(300000);	/* the free worker, had it been queued */
+	t_during = sci_stat("tables");
+	r_during = sci_stat("records");
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("landed %llu (CR3 %#llx, SCI %#llx); tables %ld -> %ld, records %ld -> %ld while the task lived; status %#x, %s",
+	       (unsigned long long)a.landed, (unsigned long long)a.landed_cr3,
+	       (unsigned long long)a.sci_cr3, tables, t_during, records,
+	       r_during, status, strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_EQ(1, a.landed);
+	EXPECT_EQ(a.sci_cr3 & CR3_ADDR, a.landed_cr3 & CR3_ADDR);
+	EXPECT_EQ(tables + 1, t_during);
+	EXPECT_EQ(records + 1, r_during);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(afd);
+}
+
+/*
  * Class 1 in C, entry points (found by review): code that loads CR3 with
  * no function around it to check, because the kernel never calls it on a
  * running system: boot and CPU bring-up (startup_64, secondary_startup_64
@@ -2402,9 +2483,11 @@ TEST(record_forged_before_exit_freed)
  * landing runs (the control); isolated, it must not: the task is killed
  * where the exec comes back, before it returns through the frames.
  */
-#define SCI_TEST_EXEC_FORGE	_IO('S', 31)
+#define SCI_TEST_EXEC_FORGE	_IOW('S', 31, unsigned long)
+#define EXEC_KEEP_EXITING	0x1	/* PF_EXITING stays set after the exec */
+#define EXEC_CLEAR_RECORD	0x2	/* thread.sci_record cleared after */
 
-static void exec_forge(int isolate, struct frame_outcome *o)
+static void exec_forge(int isolate, unsigned long flags, struct frame_outcome *o)
 {
 	int fd = open(SCI_ATTACK_PATH, O_RDWR), tfd = test_fd();
 	struct sci_test_attack a;
@@ -2422,7 +2505,7 @@ static void exec_forge(int isolate, struct frame_outcome *o)
 	if (pid == 0) {
 		if (isolate && sci_filter(__NR_execve, SECCOMP_RET_ISOLATE))
 			_exit(90);
-		if (ioctl(tfd, SCI_TEST_EXEC_FORGE))
+		if (ioctl(tfd, SCI_TEST_EXEC_FORGE, flags))
 			_exit(91);
 		execl("/bin/true", "true", (char *)NULL);
 		_exit(92);
@@ -2443,16 +2526,50 @@ TEST(exiting_flag_forged_in_exec_frames_still_checked)
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	struct frame_outcome o;
 
-	exec_forge(0, &o);
+	exec_forge(0, 0, &o);
 	log_frame(_metadata, "unisolated", &o);
 	ASSERT_EQ(1, o.landed);
-	exec_forge(1, &o);
+	exec_forge(1, 0, &o);
 	log_frame(_metadata, "isolated", &o);
 	EXPECT_EQ(0, o.landed);
 	/* Killed where the exec came back, from pt_regs, with a reason. */
 	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
 	EXPECT_NE(NULL, strstr(o.rec, "reason: write to the frames above"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The same, more as an attacker has it (second review): PF_EXITING still
+ * set when the exec comes back (the attacker's write came before it, and
+ * nothing clears it), or the record pointer, task data, cleared after the
+ * exec left its SCI state (by another process's write).  The task must
+ * still be killed, and reaped: a kill that took it for an exiting task
+ * left it neither exited nor a zombie, and the parent's wait hung.
+ */
+static void exec_forge_killed(struct __test_metadata *_metadata,
+			      unsigned long flags)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct frame_outcome o;
+
+	alarm(60);
+	exec_forge(1, flags, &o);
+	alarm(0);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_EQ(0, o.landed);
+	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to the frames above"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST(exiting_flag_kept_after_exec_still_killed)
+{
+	exec_forge_killed(_metadata, EXEC_KEEP_EXITING);
+}
+
+TEST(record_cleared_after_exiting_exec_still_killed)
+{
+	exec_forge_killed(_metadata, EXEC_CLEAR_RECORD);
 }
 
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
