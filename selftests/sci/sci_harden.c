@@ -201,6 +201,12 @@ TEST(write_generation_ring_killed) { check_write_state(_metadata, 14); }
  */
 TEST(write_keep_limit_killed) { check_write_state(_metadata, 15); }
 
+/*
+ * The count that kernel.sci_violation_limit is compared with (second
+ * review): written back to 0, the limit never escalates to an oops.
+ */
+TEST(write_violation_count_killed) { check_write_state(_metadata, 16); }
+
 #define KEEP_MAX_CODE	"/proc/sys/kernel/sci_keep_max_code"
 
 TEST(isolated_sysctl_write_refused)
