@@ -647,6 +647,10 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
  */
 #define SCI_ATTACK_CURRENT	0x5c1a77ac00000009ULL
 
+/*
+ * A task reaped by an earlier test is released after an RCU grace period:
+ * wait until the "tables" and "records" counts hold still (200 ms).
+ */
 static void counts_settle(long *tables, long *records)
 {
 	long t = -2, r = -2;
@@ -2393,25 +2397,6 @@ static int sci_counts_back(long tables, long records, long *now_t, long *now_r)
 	return 0;
 }
 
-/*
- * A task reaped by an earlier test is released after an RCU grace period:
- * wait until the counts hold still (200 ms) before taking them.
- */
-static void sci_counts_settle(long *tables, long *records)
-{
-	long t = -2, r = -2;
-	int i, same = 0;
-
-	for (i = 0; i < 500 && same < 10; i++) {
-		*tables = sci_stat("tables");
-		*records = sci_stat("records");
-		same = *tables == t && *records == r ? same + 1 : 0;
-		t = *tables;
-		r = *records;
-		usleep(20000);
-	}
-}
-
 static void forge_record_between(struct __test_metadata *_metadata,
 				 unsigned long to, int then_exit)
 {
@@ -2423,7 +2408,7 @@ static void forge_record_between(struct __test_metadata *_metadata,
 	pid_t pid;
 
 	ASSERT_LE(0, fd);
-	sci_counts_settle(&tables, &records);
+	counts_settle(&tables, &records);
 	ASSERT_LE(0, tables);
 	ASSERT_LE(0, records);
 	pid = fork();
