@@ -207,6 +207,23 @@ TEST(write_keep_limit_killed) { check_write_state(_metadata, 15); }
  */
 TEST(write_violation_count_killed) { check_write_state(_metadata, 16); }
 
+/*
+ * poking_mm's tables for poking_addr (found by review): every text poke,
+ * a BPF JIT's from an isolated bpf(2) included, writes a PTE in them and
+ * then copies its bytes through it on poking_mm's full tables.  They were
+ * ordinary memory: a PMD entry pointed at a PTE table of the attacker's
+ * (or the PTE itself, between a poke's write and its copy) makes the
+ * next legitimate poke write its bytes to any physical page, SCI state
+ * included (Dirty Pagetable, with __text_poke() as the writer).  17 the
+ * PTE, 18 the PMD entry, 19 the PUD entry, 20 the P4D entry (the PGD
+ * entry with 4-level paging), 21 the PGD entry.
+ */
+TEST(write_poking_pte_killed) { check_write_state(_metadata, 17); }
+TEST(write_poking_pmd_killed) { check_write_state(_metadata, 18); }
+TEST(write_poking_pud_killed) { check_write_state(_metadata, 19); }
+TEST(write_poking_p4d_killed) { check_write_state(_metadata, 20); }
+TEST(write_poking_pgd_killed) { check_write_state(_metadata, 21); }
+
 #define KEEP_MAX_CODE	"/proc/sys/kernel/sci_keep_max_code"
 
 TEST(isolated_sysctl_write_refused)

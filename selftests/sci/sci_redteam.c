@@ -1075,6 +1075,43 @@ TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
 }
 
 /*
+ * A poke whose target page is SCI state (found by review): the page that
+ * __text_poke() writes is what vmalloc_to_page() reads from init_mm's
+ * vmalloc PTE, ordinary memory.  Pointed at a page of SCI state, the
+ * next legitimate poke (a BPF JIT's text copy, from an isolated bpf(2) or
+ * not) writes its bytes there.  SCI_TEST_TEXT_POKE 4 plays the redirected
+ * poke: text_poke_copy() into SCI's globals (a limit), the value itself
+ * when isolated, the value plus one when not (then put back).  It comes
+ * back 4 when the bytes were written, 6 when the poke was refused.
+ * Isolated, it must be killed; unisolated, refused; and text pokes
+ * still work after both.
+ */
+TEST_F_TIMEOUT(slow, text_poke_into_sci_state_refused, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int tfd = open(SCI_TEST_PATH, O_RDWR), status;
+	char rec[1024];
+
+	ASSERT_LE(0, tfd);
+	status = poke_child(tfd, 0, 4, NULL, 0);
+	TH_LOG("unisolated: status %#x (exit 4: SCI state written, 6: refused)",
+	       status);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 6);
+	status = poke_child(tfd, 1, 4, rec, sizeof(rec));
+	TH_LOG("isolated: status %#x (exit 4: SCI state written, 6: refused), %s",
+	       status, strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_TRUE(leave_killed(rec));
+	/* No lock left held: isolated pokes of text work. */
+	status = poke_child(tfd, 1, 3, rec, sizeof(rec));
+	TH_LOG("isolated poke of text: status %#x, %s", status,
+	       strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(tfd);
+}
+
+/*
  * Class 1 with user tables (found by review): the writes that switch to
  * PTI's user tables on the way back to user mode checked only that what
  * they loaded had the user bit (12) set.  A jump to one of them with the
@@ -2401,6 +2438,7 @@ static void forge_record_between(struct __test_metadata *_metadata,
 				 unsigned long to, int then_exit)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
 	long tables, records, now_t, now_r, written = 0;
 	int fd = test_fd(), status, back;
 	siginfo_t si = { 0 };
@@ -2435,6 +2473,8 @@ static void forge_record_between(struct __test_metadata *_metadata,
 	} else {
 		ASSERT_KILLED(status);
 		EXPECT_NE(NULL, strstr(rec, "enforced: 1"));
+		/* Counted towards kernel.sci_violation_limit. */
+		EXPECT_EQ(count + 1, sci_stat("violation_count"));
 	}
 	EXPECT_EQ(0, written);
 	EXPECT_TRUE(back);
@@ -2535,8 +2575,10 @@ static void exec_forge_killed(struct __test_metadata *_metadata,
 			      unsigned long flags)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
 	struct frame_outcome o;
 
+	ASSERT_LE(0, count);
 	alarm(60);
 	exec_forge(1, flags, &o);
 	alarm(0);
@@ -2544,6 +2586,8 @@ static void exec_forge_killed(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, o.landed);
 	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
 	EXPECT_NE(NULL, strstr(o.rec, "reason: write to the frames above"));
+	/* Counted towards kernel.sci_violation_limit (fourth review). */
+	EXPECT_EQ(count + 1, sci_stat("violation_count"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
