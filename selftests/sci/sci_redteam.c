@@ -1022,9 +1022,11 @@ TEST_F_TIMEOUT(slow, text_poke_with_another_function_is_killed, 120)
  * any physical page).  SCI_TEST_POKING_PGD 1 points it at a copy of
  * itself; SCI_TEST_TEXT_POKE 3 then calls __text_poke() as text_poke()
  * does, with text_mutex held and text_poke_memcpy().  Unisolated, the
- * poke comes back (4); isolated, it must be killed before it takes a
- * lock (a text poke afterwards comes back), and the original put back
- * lets isolated pokes work again.
+ * poke comes back (4) without copying through the forged PGD (a fourth
+ * review: a poke outside isolated syscalls loaded it): refused, which
+ * the poke_refusals count says; isolated, it must be killed before it
+ * takes a lock (a text poke afterwards comes back), and the original put
+ * back lets isolated pokes work again.
  */
 #define SCI_TEST_POKING_PGD	_IOW('S', 32, unsigned long)
 
@@ -1049,15 +1051,20 @@ static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
 
 TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
 {
-	long oops = sci_read_long("/sys/kernel/oops_count");
+	long oops = sci_read_long("/sys/kernel/oops_count"), refused;
 	int tfd = open(SCI_TEST_PATH, O_RDWR), status, put_back;
 	char rec[1024];
 
 	ASSERT_LE(0, tfd);
+	refused = sci_stat("poke_refusals");
 	ASSERT_EQ(0, ioctl(tfd, SCI_TEST_POKING_PGD, 1));
 	status = poke_child(tfd, 0, 3, NULL, 0);
-	TH_LOG("unisolated, forged: status %#x (exit 4: the poke came back)", status);
+	refused = sci_stat("poke_refusals") - refused;
+	TH_LOG("unisolated, forged: status %#x (exit 4: the poke came back), refused %ld",
+	       status, refused);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+	/* Not copied through the forged PGD (fourth review): refused. */
+	EXPECT_EQ(1, refused);
 	status = poke_child(tfd, 1, 3, rec, sizeof(rec));
 	put_back = ioctl(tfd, SCI_TEST_POKING_PGD, 0);
 	TH_LOG("isolated, forged: status %#x (exit 4: the poke came back), %s",
@@ -1088,15 +1095,18 @@ TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
  */
 TEST_F_TIMEOUT(slow, text_poke_into_sci_state_refused, 120)
 {
-	long oops = sci_read_long("/sys/kernel/oops_count");
+	long oops = sci_read_long("/sys/kernel/oops_count"), refused;
 	int tfd = open(SCI_TEST_PATH, O_RDWR), status;
 	char rec[1024];
 
 	ASSERT_LE(0, tfd);
+	refused = sci_stat("poke_refusals");
 	status = poke_child(tfd, 0, 4, NULL, 0);
-	TH_LOG("unisolated: status %#x (exit 4: SCI state written, 6: refused)",
-	       status);
+	refused = sci_stat("poke_refusals") - refused;
+	TH_LOG("unisolated: status %#x (exit 4: SCI state written, 6: refused), refused %ld",
+	       status, refused);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 6);
+	EXPECT_EQ(1, refused);
 	status = poke_child(tfd, 1, 4, rec, sizeof(rec));
 	TH_LOG("isolated: status %#x (exit 4: SCI state written, 6: refused), %s",
 	       status, strstr(rec, "reason: ") ?: "no violation");
