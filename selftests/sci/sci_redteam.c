@@ -1053,7 +1053,7 @@ static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
 TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count"), refused, repaired;
-	int tfd = open(SCI_TEST_PATH, O_RDWR), status, put_back;
+	int tfd = open(SCI_TEST_PATH, O_RDWR), status, put_back, tries;
 	char rec[1024];
 	pid_t pid;
 
@@ -1073,25 +1073,35 @@ TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
 	 */
 	EXPECT_EQ(1, repaired);
 	EXPECT_EQ(0, refused);
-	ASSERT_EQ(0, ioctl(tfd, SCI_TEST_POKING_PGD, 0));
 	/*
 	 * Forged again from the isolated syscall itself, as the attack
 	 * would: its filter's JIT copy is a poke that would put it back.
+	 * Any other poke between its forge and its poke (a kworker's
+	 * static key) puts it back too, and the poke then rightly comes
+	 * back: seen as forged_repairs moving, that attempt is made again.
 	 */
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		long r;
+	for (tries = 0; tries < 5; tries++) {
+		ASSERT_EQ(0, ioctl(tfd, SCI_TEST_POKING_PGD, 0));
+		repaired = sci_stat("forged_repairs");
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			long r;
 
-		alarm(20);
-		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
-			_exit(90);
-		if (ioctl(tfd, SCI_TEST_POKING_PGD, 1))
-			_exit(92);
-		r = ioctl(tfd, SCI_TEST_TEXT_POKE, 3);
-		_exit(r < 0 ? 91 : r);
+			alarm(20);
+			if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+				_exit(90);
+			if (ioctl(tfd, SCI_TEST_POKING_PGD, 1))
+				_exit(92);
+			r = ioctl(tfd, SCI_TEST_TEXT_POKE, 3);
+			_exit(r < 0 ? 91 : r);
+		}
+		status = sci_reap(pid, rec, sizeof(rec));
+		repaired = sci_stat("forged_repairs") - repaired;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 4 || !repaired)
+			break;
+		TH_LOG("another poke put the PGD back first: again");
 	}
-	status = sci_reap(pid, rec, sizeof(rec));
 	put_back = ioctl(tfd, SCI_TEST_POKING_PGD, 0);
 	TH_LOG("isolated, forged: status %#x (exit 4: the poke came back), %s",
 	       status, strstr(rec, "reason: ") ?: "no violation");
