@@ -1050,6 +1050,17 @@ static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
 	return sci_reap(pid, rec, len);
 }
 
+/* An isolated poke of text, as text_poke() does it, comes back (4). */
+static void isolated_poke_works(struct __test_metadata *_metadata, int tfd)
+{
+	char rec[1024];
+	int status = poke_child(tfd, 1, 3, rec, sizeof(rec));
+
+	TH_LOG("isolated poke of text: status %#x, %s", status,
+	       strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+}
+
 TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count"), refused, repaired;
@@ -1109,10 +1120,7 @@ TEST_F_TIMEOUT(slow, forged_poking_pgd_is_not_loaded, 120)
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	EXPECT_TRUE(leave_killed(rec));
 	/* No lock left held; with the original back, isolated pokes work. */
-	status = poke_child(tfd, 1, 3, rec, sizeof(rec));
-	TH_LOG("isolated, put back: status %#x, %s", status,
-	       strstr(rec, "reason: ") ?: "no violation");
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+	isolated_poke_works(_metadata, tfd);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(tfd);
 }
@@ -1149,10 +1157,7 @@ TEST_F_TIMEOUT(slow, text_poke_into_sci_state_refused, 120)
 	/* Killed by the target's check, not another one. */
 	EXPECT_EQ(1, refused);
 	/* No lock left held: isolated pokes of text work. */
-	status = poke_child(tfd, 1, 3, rec, sizeof(rec));
-	TH_LOG("isolated poke of text: status %#x, %s", status,
-	       strstr(rec, "reason: ") ?: "no violation");
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+	isolated_poke_works(_metadata, tfd);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(tfd);
 }
