@@ -2652,6 +2652,91 @@ TEST(record_cleared_after_exiting_exec_still_killed)
 	exec_forge_killed(_metadata, EXEC_CLEAR_RECORD);
 }
 
+/*
+ * A task's kernel stack is ordinary memory: another thread of the process,
+ * in an isolated syscall on another CPU, can write it (a data grant of the
+ * page).  What a path that leaves the SCI tables keeps there to know that
+ * it must go back to them (text_poke()'s temp_mm_state_t.sci, the CR3 a
+ * section of SCI's own returns to) is then the attacker's to clear, and
+ * the rest of the isolated syscall would run on the full tables, unchecked
+ * ("lost").  The hooks clear it, as that write would, at the last moment
+ * (the race made deterministic): the syscall must go back to its SCI
+ * tables anyway, and the process is killed for the forged stack.
+ */
+#define SCI_TEST_LEAVE	_IO('S', 34)
+
+static int leave_child(int tfd, int isolate, unsigned long req,
+		       unsigned long arg, char *rec, size_t len)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		long r;
+
+		alarm(20);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		r = ioctl(tfd, req, arg);
+		_exit(r < 0 ? 100 + errno % 100 : r);
+	}
+	return sci_reap(pid, rec, len);
+}
+
+static void stack_forged_killed(struct __test_metadata *_metadata,
+				unsigned long req, unsigned long arg,
+				int unisolated_exit)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count"), lost = sci_stat("lost");
+	int tfd = test_fd(), status;
+	char rec[1024];
+
+	ASSERT_LE(0, tfd);
+	ASSERT_LE(0, count);
+	ASSERT_LE(0, lost);
+	status = leave_child(tfd, 0, req, arg, rec, sizeof(rec));
+	TH_LOG("unisolated: status %#x", status);
+	ASSERT_TRUE(WIFEXITED(status) &&
+		    WEXITSTATUS(status) == unisolated_exit);
+	status = leave_child(tfd, 1, req, arg, rec, sizeof(rec));
+	TH_LOG("isolated: status %#x (exit 2 or 0: left on the full tables), %s",
+	       status, strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "reason: return to the SCI tables forged"));
+	/* It went back to its SCI tables: no syscall came back on others. */
+	EXPECT_EQ(lost, sci_stat("lost"));
+	EXPECT_EQ(count + 1, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(tfd);
+}
+
+/* text_poke() (SCI_TEST_TEXT_POKE 5): unisolated, 0 (never on SCI tables). */
+TEST(forged_poke_return_goes_back_and_is_killed)
+{
+	stack_forged_killed(_metadata, SCI_TEST_TEXT_POKE, 5, 0);
+}
+
+/* A section of SCI's own: unisolated, -EAGAIN (exit 100 + EAGAIN). */
+TEST(forged_leave_return_goes_back_and_is_killed)
+{
+	stack_forged_killed(_metadata, SCI_TEST_LEAVE, 0, 100 + EAGAIN);
+}
+
+/*
+ * An exception taken on the SCI tables (SCI_TEST_ENTRY_FORGE: a page
+ * fault), whose error_entry leaves error_return a register (%r14) saying
+ * "go back to the SCI tables", which the handler's callees push on this
+ * stack: unisolated, -EAGAIN.
+ */
+#define SCI_TEST_ENTRY_FORGE	_IO('S', 35)
+
+TEST(forged_exception_return_goes_back_and_is_killed)
+{
+	stack_forged_killed(_metadata, SCI_TEST_ENTRY_FORGE, 0, 100 + EAGAIN);
+}
+
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
 TEST(kernel_cs_in_return_frame_is_killed)
 {
