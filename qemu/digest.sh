@@ -9,6 +9,19 @@ for d in "$@"; do
 	grep -q -E '^# (UNEXPECTED|KERNEL LOG|  )' "$s" || continue
 	echo "== failures of $(basename "$d"):"
 	grep -E '^# (UNEXPECTED|KERNEL LOG|  )' "$s" | head -n 25
+	# A failed subtest's own lines: what it printed before its "not ok"
+	# (sci_isolate_all prints both runs' lines of a seccomp_bpf subtest).
+	grep -E '^# UNEXPECTED: [^ ]+:[^ ]+: fail' "$s" |
+		sed -E 's/^# UNEXPECTED: [^:]+:([^ ]+): fail.*/\1/' | head -n 3 |
+		while read -r sub; do
+			echo "-- the lines before \"not ok ... $sub\":"
+			awk -v want=" $sub" '{ buf[NR % 30] = $0 }
+				/not ok [0-9]+ / && substr($0, length($0) - length(want) + 1) == want {
+					for (i = NR - 29; i <= NR; i++)
+						if (i > 0) print buf[i % 30]
+					exit
+				}' "$d/tap.log"
+		done
 	if grep -q '^# UNEXPECTED: the guest planned' "$s"; then
 		echo "-- the last lines of its TAP stream and kernel log:"
 		tail -n 8 "$d/tap.log"
