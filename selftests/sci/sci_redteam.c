@@ -1031,8 +1031,14 @@ TEST_F_TIMEOUT(slow, text_poke_with_another_function_is_killed, 120)
  */
 #define SCI_TEST_POKING_PGD	_IOW('S', 32, unsigned long)
 
-static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
-		      size_t len)
+/*
+ * A child that makes one ioctl of the test hooks, isolated or not, and
+ * exits with its result: 90 when the filter failed, @err_exit when the
+ * ioctl failed (100 + errno when @err_exit is negative).  Its status and
+ * /proc/PID/sci record (sci_reap()).
+ */
+static int ioctl_child(int tfd, int isolate, unsigned long req,
+		       unsigned long arg, int err_exit, char *rec, size_t len)
 {
 	pid_t pid = fork();
 
@@ -1044,10 +1050,18 @@ static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
 		alarm(20);
 		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 			_exit(90);
-		r = ioctl(tfd, SCI_TEST_TEXT_POKE, how);
-		_exit(r < 0 ? 91 : r);
+		r = ioctl(tfd, req, arg);
+		if (r < 0)
+			_exit(err_exit >= 0 ? err_exit : 100 + errno % 100);
+		_exit(r);
 	}
 	return sci_reap(pid, rec, len);
+}
+
+static int poke_child(int tfd, int isolate, unsigned long how, char *rec,
+		      size_t len)
+{
+	return ioctl_child(tfd, isolate, SCI_TEST_TEXT_POKE, how, 91, rec, len);
 }
 
 /* An isolated poke of text, as text_poke() does it, comes back (4). */
@@ -2665,25 +2679,6 @@ TEST(record_cleared_after_exiting_exec_still_killed)
  */
 #define SCI_TEST_LEAVE	_IO('S', 34)
 
-static int leave_child(int tfd, int isolate, unsigned long req,
-		       unsigned long arg, char *rec, size_t len)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		long r;
-
-		alarm(20);
-		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
-			_exit(90);
-		r = ioctl(tfd, req, arg);
-		_exit(r < 0 ? 100 + errno % 100 : r);
-	}
-	return sci_reap(pid, rec, len);
-}
-
 static void stack_forged_killed(struct __test_metadata *_metadata,
 				unsigned long req, unsigned long arg,
 				int unisolated_exit)
@@ -2696,11 +2691,11 @@ static void stack_forged_killed(struct __test_metadata *_metadata,
 	ASSERT_LE(0, tfd);
 	ASSERT_LE(0, count);
 	ASSERT_LE(0, lost);
-	status = leave_child(tfd, 0, req, arg, rec, sizeof(rec));
+	status = ioctl_child(tfd, 0, req, arg, -1, rec, sizeof(rec));
 	TH_LOG("unisolated: status %#x", status);
 	ASSERT_TRUE(WIFEXITED(status) &&
 		    WEXITSTATUS(status) == unisolated_exit);
-	status = leave_child(tfd, 1, req, arg, rec, sizeof(rec));
+	status = ioctl_child(tfd, 1, req, arg, -1, rec, sizeof(rec));
 	TH_LOG("isolated: status %#x (exit 2 or 0: left on the full tables), %s",
 	       status, strstr(rec, "reason: ") ?: "no violation");
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
