@@ -2732,6 +2732,48 @@ TEST(forged_exception_return_goes_back_and_is_killed)
 	stack_forged_killed(_metadata, SCI_TEST_ENTRY_FORGE, 0, 100 + EAGAIN);
 }
 
+/*
+ * Another CPU's IRQ stack, where that CPU's interrupt handlers and softirqs
+ * push return addresses and run on the full tables: a write from an
+ * isolated syscall (of any process) would run a chain there.  The word
+ * written is the stack's lowest, which only a 16 KiB deep stack uses.
+ * Through both of its addresses: hardirq_stack_ptr's (vmap()ed with
+ * VMAP_STACK) and its backing store's in the direct map.  Unisolated (the
+ * control) the same write returns.
+ */
+#define SCI_ATTACK_IRQ_STACK		0x5c1a77ac0000000aULL
+#define SCI_ATTACK_IRQ_STACK_STORE	0x5c1a77ac0000000bULL
+
+static void irq_stack_write_killed(struct __test_metadata *_metadata,
+				   __u64 target)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	struct frame_outcome o;
+
+	ASSERT_LE(0, count);
+	attack_write(0, SCI_ATTACK_WRITE, target, 0, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	attack_write(1, SCI_ATTACK_WRITE, target, 0, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to an IRQ stack"));
+	EXPECT_EQ(count + 1, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST(irq_stack_write_is_killed)
+{
+	irq_stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK);
+}
+
+TEST(irq_stack_store_write_is_killed)
+{
+	irq_stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK_STORE);
+}
+
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
 TEST(kernel_cs_in_return_frame_is_killed)
 {
