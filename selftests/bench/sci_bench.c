@@ -105,12 +105,12 @@ static const struct {
 enum { ST_SYSCALLS, ST_CODE, ST_DATA, ST_GRANTS, ST_VIOL, ST_KILLS,
        ST_TABLES, ST_TPAGES, ST_SWITCHES, ST_FAULT_NS, ST_RESUMES,
        ST_REVAL_RANGES, ST_REVAL_ALL, ST_REGRANTS, ST_TABLE_COPIES,
-       ST_PCID, NST };
+       ST_STALE, ST_KEEP_REVOKES, ST_PCID, NST };
 static const char *const st_name[NST] = {
 	"syscalls", "code_faults", "data_faults", "grants", "violations",
 	"kills", "tables", "table_pages", "switches_out", "fault_ns",
 	"resumes_on_sci", "revalidate_ranges", "revalidate_all",
-	"regrants", "table_copies", "pcid",
+	"regrants", "table_copies", "stale_grants", "keep_revokes", "pcid",
 };
 
 /*
@@ -640,6 +640,200 @@ static void time_op(int op)
 	       st_med[op][0][ST_DATA], st_med[op][1][ST_CODE],
 	       st_med[op][1][ST_DATA], st_med[op][2][ST_CODE],
 	       st_med[op][2][ST_DATA]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kept grants under background load (issue #17) */
+
+/*
+ * The keeping workers check their kept grants against what the kernel
+ * changed since their last isolated syscall (sci_kernel_gen and its ring of
+ * changed ranges): only a grant whose range changed is dropped and faults
+ * in again.  Measured here with another process, unisolated, on another
+ * CPU, changing kernel mappings as fast as it can: forks and exits (task
+ * stacks, page tables), a seccomp filter installed by each child (a BPF
+ * program's memory and JIT image), the test module loaded and unloaded
+ * (module text and its set_memory changes).
+ */
+enum { BG_NONE, BG_FORK, BG_FILTER, BG_MODULE, NBG };
+static const char *const bg_name[NBG] = {
+	"none", "fork_exit", "fork_filter_exit", "module_load_unload",
+};
+static const char *const bg_label[NBG] = {
+	"none", "fork+exit", "fork+filter+exit", "insmod+rmmod",
+};
+#define TESTMOD_KO	"/sci/bin/modules/sci_testmod.ko"
+#define KEPT_N		500	/* syscalls per round */
+#define KEPT_ROUNDS	7
+
+static const int kept_ops[] = { OP_GETPID, OP_READ1 };
+#define NKEPT_OPS	((int)(sizeof(kept_ops) / sizeof(kept_ops[0])))
+
+struct kept_row {
+	int done;
+	double bg_rate;			/* background operations per second */
+	double us, code, data, stale, ranges, all;	/* per syscall, medians */
+};
+static struct kept_row kept[NBG][NKEPT_OPS][2];	/* [.][.][0: keepd, 1: keep] */
+static const char *kept_skip[NBG];
+
+static double mean(const double *v, int n)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
+}
+
+static int bg_once(int kind)
+{
+	int status, fd;
+	pid_t pid;
+
+	switch (kind) {
+	case BG_FORK:
+	case BG_FILTER:
+		pid = fork();
+		if (pid < 0)
+			return -1;
+		if (pid == 0)
+			_exit(kind == BG_FILTER && install(SECCOMP_RET_ALLOW, 0) ? 1 : 0);
+		return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		       !WEXITSTATUS(status) ? 0 : -1;
+	case BG_MODULE:
+		fd = open(TESTMOD_KO, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		status = syscall(__NR_finit_module, fd, "", 0);
+		close(fd);
+		if (status && errno != EEXIST)
+			return -1;
+		/* Going away still (EBUSY, EAGAIN): the next round unloads it. */
+		if (syscall(__NR_delete_module, "sci_testmod", O_NONBLOCK) &&
+		    errno != EBUSY && errno != EAGAIN)
+			return -1;
+		return 0;
+	}
+	return 0;
+}
+
+/* The background process: @kind until killed, counting in @count. */
+static pid_t bg_start(int kind, volatile long *count)
+{
+	pid_t pid;
+
+	*count = 0;
+	if (kind == BG_NONE)
+		return 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid != 0)
+		return pid;
+	if (pin_cpu >= 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		cpu_set_t other;
+
+		CPU_ZERO(&other);
+		CPU_SET(pin_cpu == 0 ? 1 : 0, &other);
+		sched_setaffinity(0, sizeof(other), &other);
+	}
+	for (;;) {
+		if (bg_once(kind))
+			_exit(1);
+		(*count)++;
+	}
+}
+
+static int bg_stop(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0)
+		return 0;
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	/* Killed by us: it ran; an exit of its own is a failed operation. */
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? 0 : -1;
+}
+
+static void kept_under_load(void)
+{
+	volatile long *count = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int kind, o, k, i;
+
+	if (count == MAP_FAILED) {
+		fail("kept grants under load: mmap: %m");
+		return;
+	}
+	if (access(TESTMOD_KO, R_OK))
+		kept_skip[BG_MODULE] = "no " TESTMOD_KO " in this guest";
+	for (kind = 0; kind < NBG; kind++) {
+		long long t0;
+		double secs;
+		pid_t bg;
+
+		if (kept_skip[kind])
+			continue;
+		/* The module's first load must work before its churn counts. */
+		if (kind == BG_MODULE && bg_once(BG_MODULE)) {
+			kept_skip[kind] = "the test module does not load";
+			continue;
+		}
+		bg = bg_start(kind, count);
+		if (bg < 0) {
+			fail("kept grants under load: cannot start %s", bg_name[kind]);
+			continue;
+		}
+		t0 = now_ns();
+		usleep(100000);
+		for (o = 0; o < NKEPT_OPS; o++)
+			for (k = 0; k < 2; k++) {
+				int m = k ? M_KEEP : M_KEEPD, j = ISO(m), op = kept_ops[o];
+				double v[6][KEPT_ROUNDS];
+				struct kept_row *row = &kept[kind][o][k];
+				struct res r;
+
+				if (run_one(m, op, 50, &r))
+					continue;
+				for (i = 0; i < KEPT_ROUNDS; i++) {
+					double n = KEPT_N;
+
+					if (run_one(m, op, KEPT_N, &r))
+						break;
+					v[0][i] = (r.ns - calib_ns[m]) / n / 1000;
+					v[1][i] = (r.d[ST_CODE] - calib_st[j][ST_CODE]) / n;
+					v[2][i] = (r.d[ST_DATA] - calib_st[j][ST_DATA]) / n;
+					v[3][i] = (r.d[ST_STALE] - calib_st[j][ST_STALE]) / n;
+					v[4][i] = (r.d[ST_REVAL_RANGES] - calib_st[j][ST_REVAL_RANGES]) / n;
+					v[5][i] = (r.d[ST_REVAL_ALL] - calib_st[j][ST_REVAL_ALL]) / n;
+				}
+				if (i < KEPT_ROUNDS)
+					continue;
+				/* Time: the median; events: the mean (rare ones count). */
+				row->us = summarize(v[0], KEPT_ROUNDS).med;
+				row->code = mean(v[1], KEPT_ROUNDS);
+				row->data = mean(v[2], KEPT_ROUNDS);
+				row->stale = mean(v[3], KEPT_ROUNDS);
+				row->ranges = mean(v[4], KEPT_ROUNDS);
+				row->all = mean(v[5], KEPT_ROUNDS);
+				row->done = 1;
+			}
+		secs = (now_ns() - t0) / 1e9;
+		for (o = 0; o < NKEPT_OPS; o++)
+			for (k = 0; k < 2; k++)
+				kept[kind][o][k].bg_rate = *count / secs;
+		if (bg_stop(bg))
+			fail("kept grants under load: the %s background failed after %ld operations",
+			     bg_name[kind], *count);
+		printf("# kept grants, background %s: %.0f operations/s over %.1f s\n",
+		       bg_label[kind], *count / secs, secs);
+	}
+	if (!kept_skip[BG_MODULE])
+		syscall(__NR_delete_module, "sci_testmod", O_NONBLOCK);
+	munmap((void *)count, 4096);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1423,6 +1617,54 @@ static void events_report(void)
 	csv_row("events", "all", "hw", "table_copy_ns", HW_COPY_NS);
 }
 
+static void kept_report(void)
+{
+	int kind, o, k;
+
+	T("\nKept grants under background load: another process, unisolated, on\n"
+	  "another CPU, changes kernel mappings in a loop (bg ops/s) while a\n"
+	  "keeping worker makes %d isolated syscalls a round, %d rounds\n"
+	  "(us/op: the median; the events: the mean over the rounds).  Per\n"
+	  "isolated syscall: code, data: SCI faults (a kept\n"
+	  "grant dropped faults in again); stale: kept grants dropped because\n"
+	  "their page changed; ranges: checks of the kept grants against the\n"
+	  "ranges changed since the last syscall; all: checks of every kept\n"
+	  "grant (more than the ring's %d changes since).  survive: isolated\n"
+	  "syscalls per dropped grant (- when none was dropped).\n\n",
+	  KEPT_N, KEPT_ROUNDS, 64);
+	T("%-18s %9s %-7s %-18s %8s %6s %6s %7s %6s %6s %8s\n", "load", "bg ops/s",
+	  "mode", "operation", "us/op", "code", "data", "stale", "ranges",
+	  "all", "survive");
+	for (kind = 0; kind < NBG; kind++) {
+		if (kept_skip[kind]) {
+			T("%-18s skipped: %s\n", bg_label[kind], kept_skip[kind]);
+			continue;
+		}
+		for (o = 0; o < NKEPT_OPS; o++)
+			for (k = 0; k < 2; k++) {
+				const struct kept_row *r = &kept[kind][o][k];
+				const char *mn = mode_name[k ? M_KEEP : M_KEEPD];
+				const char *on = ops[kept_ops[o]].name;
+				char surv[16] = "-";
+
+				if (!r->done)
+					continue;
+				if (r->stale > 0)
+					snprintf(surv, sizeof(surv), "%.0f", 1 / r->stale);
+				T("%-18s %9.0f %-7s %-18s %8.1f %6.2f %6.2f %7.3f %6.2f %6.3f %8s\n",
+				  bg_label[kind], r->bg_rate, mn, ops[kept_ops[o]].label,
+				  r->us, r->code, r->data, r->stale, r->ranges, r->all, surv);
+				C("kept_load,%s,%s,%s_bg_ops_per_s,%.4g\n", on, mn, bg_name[kind], r->bg_rate);
+				C("kept_load,%s,%s,%s_us_per_op,%.4g\n", on, mn, bg_name[kind], r->us);
+				C("kept_load,%s,%s,%s_code_faults_per_syscall,%.4g\n", on, mn, bg_name[kind], r->code);
+				C("kept_load,%s,%s,%s_data_faults_per_syscall,%.4g\n", on, mn, bg_name[kind], r->data);
+				C("kept_load,%s,%s,%s_stale_grants_per_syscall,%.4g\n", on, mn, bg_name[kind], r->stale);
+				C("kept_load,%s,%s,%s_revalidate_ranges_per_syscall,%.4g\n", on, mn, bg_name[kind], r->ranges);
+				C("kept_load,%s,%s,%s_revalidate_all_per_syscall,%.4g\n", on, mn, bg_name[kind], r->all);
+			}
+	}
+}
+
 static void report(const char *env, double total_s)
 {
 	char cell[64];
@@ -1537,6 +1779,7 @@ static void report(const char *env, double total_s)
 	}
 
 	events_report();
+	kept_report();
 	exposure_report();
 
 	T("\nSCI page-table memory per isolated task: the table_pages counter (PUD,\n"
@@ -1768,6 +2011,8 @@ int main(int argc, char **argv)
 				xrest[op][i] = -1;
 		}
 	}
+	if (op_enabled[OP_GETPID] && op_enabled[OP_READ1])
+		kept_under_load();
 	if (workers[M_ISOLATE].pid > 0)
 		dump_task(workers[M_ISOLATE].pid, &worker_mapped, &worker_tpages);
 	xpremapped = premapped_xpages();

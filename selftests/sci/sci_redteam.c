@@ -221,55 +221,70 @@ static void attack(struct sci_test_attack *a, int isolate, struct outcome *o)
 	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
 }
 
-/* In SCI_TEST_SOFTIRQ's result: the tasklet ran on the caller's stack */
-#define SOFTIRQ_TASK_STACK	(1L << 24)
+/* In SCI_TEST_SOFTIRQ's result, above the depth: where the tasklet ran */
+#define SOFTIRQ_ON_SCI		(1L << 24)	/* an isolated syscall's SCI tables */
+#define SOFTIRQ_KSOFTIRQD	(1L << 25)
+#define SOFTIRQ_IRQ_STACK	(1L << 26)
+#define SOFTIRQ_DEPTH(v)	((v) & ((1L << 24) - 1))
 
 /*
- * Run SCI_TEST_SOFTIRQ until the tasklet ran from local_bh_enable() (it may
- * run in ksoftirqd instead); the bytes of the stack it used, with
- * SOFTIRQ_TASK_STACK when that was the task's own, or a negative errno.
+ * SCI_TEST_SOFTIRQ: the tasklet's depth and where it ran, or a negative
+ * errno.  With @from_bh_enable, again (up to 100 times) while it ran in
+ * ksoftirqd, until local_bh_enable() ran it.
  */
-static long softirq_depth(int fd)
+static long softirq_run(int fd, int from_bh_enable)
 {
 	long ret = -EAGAIN;
 	int i;
 
-	for (i = 0; i < 100 && ret == -EAGAIN; i++) {
+	for (i = 0; i < 100; i++) {
 		ret = ioctl(fd, SCI_TEST_SOFTIRQ);
 		if (ret < 0)
-			ret = -errno;
+			return -errno;
+		if (!from_bh_enable || !(ret & SOFTIRQ_KSOFTIRQD))
+			break;
 	}
 	return ret;
 }
 
+static void log_softirq(struct __test_metadata *_metadata, const char *what,
+			long v)
+{
+	if (v < 0) {
+		TH_LOG("%s: %s", what, strerror(-v));
+		return;
+	}
+	TH_LOG("%s: the tasklet used %ld bytes%s%s%s", what, SOFTIRQ_DEPTH(v),
+	       v & SOFTIRQ_ON_SCI ? ", on the SCI tables" : "",
+	       v & SOFTIRQ_KSOFTIRQD ? ", in ksoftirqd" : "",
+	       v & SOFTIRQ_IRQ_STACK ? ", on the IRQ stack" : "");
+}
+
 /*
  * Class 10, paths that leave the SCI tables without SCI knowing: a softirq
- * that an isolated syscall runs itself from local_bh_enable() (any
- * spin_unlock_bh() after an interrupt raised one).  x86-64 runs it on the
- * CPU's IRQ stack, which no SCI table maps (another CPU's would be
- * writable from any isolated syscall: irq_stack_write_is_killed): on the
- * SCI tables it runs on the task's stack, as PREEMPT_RT does, all of
- * which the tables map (a page fault on an unmapped stack page cannot be
- * delivered, and the double fault that follows would kill the process as
- * a stack pivot).  The tasklet goes 7 KiB deep.  Unisolated it runs on
- * the IRQ stack as before.
+ * that an isolated syscall raises and runs itself from local_bh_enable()
+ * (any spin_unlock_bh() after an interrupt raised one).  x86-64 runs it on
+ * the CPU's IRQ stack, which no SCI table maps any more (another CPU's
+ * would be writable from any isolated syscall: irq_stack_write_is_killed):
+ * ksoftirqd runs it instead, on the full tables, never on the syscall's
+ * SCI tables.  The tasklet goes 7 KiB deep.  Unisolated, local_bh_enable()
+ * runs it on the IRQ stack as before.
  */
-TEST(softirq_of_isolated_syscall_on_task_stack)
+TEST(softirq_of_isolated_syscall_not_on_sci_tables)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	int fd = test_fd(), status, pfd[2];
-	long depth, isolated = 0;
+	long v, isolated = -1;
 	char rec[4096];
 	pid_t pid;
 
 	ASSERT_LE(0, fd);
-	depth = softirq_depth(fd);
-	TH_LOG("unisolated: the tasklet used %ld bytes of the %s stack",
-	       depth & (SOFTIRQ_TASK_STACK - 1),
-	       depth & SOFTIRQ_TASK_STACK ? "task's" : "IRQ");
-	ASSERT_LT(0, depth);
-	ASSERT_EQ(0, depth & SOFTIRQ_TASK_STACK);
-	ASSERT_LT(4096, depth);
+	v = softirq_run(fd, 1);
+	log_softirq(_metadata, "unisolated", v);
+	ASSERT_LE(0, v);
+	ASSERT_NE(0, v & SOFTIRQ_IRQ_STACK);
+	ASSERT_EQ(0, v & (SOFTIRQ_ON_SCI | SOFTIRQ_KSOFTIRQD));
+	ASSERT_LT(4096, SOFTIRQ_DEPTH(v));
 	ASSERT_EQ(0, pipe(pfd));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -277,23 +292,24 @@ TEST(softirq_of_isolated_syscall_on_task_stack)
 		close(pfd[0]);
 		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 			_exit(90);
-		depth = softirq_depth(fd);
-		if (write(pfd[1], &depth, sizeof(depth)) != sizeof(depth))
+		v = softirq_run(fd, 0);
+		if (write(pfd[1], &v, sizeof(v)) != sizeof(v))
 			_exit(91);
 		_exit(0);
 	}
 	close(pfd[1]);
 	if (read(pfd[0], &isolated, sizeof(isolated)) != sizeof(isolated))
-		isolated = 0;
+		isolated = -EPIPE;
 	close(pfd[0]);
 	status = sci_reap(pid, rec, sizeof(rec));
-	TH_LOG("isolated: %ld bytes of the %s stack, status %#x, /proc/%d/sci: %s",
-	       isolated & (SOFTIRQ_TASK_STACK - 1),
-	       isolated & SOFTIRQ_TASK_STACK ? "task's" : "IRQ", status, pid, rec);
+	log_softirq(_metadata, "isolated", isolated);
+	TH_LOG("isolated: status %#x, /proc/%d/sci: %s", status, pid, rec);
 	ASSERT_EXIT0(status);
-	ASSERT_LT(0, isolated);
-	ASSERT_NE(0, isolated & SOFTIRQ_TASK_STACK);
-	ASSERT_LT(4096, isolated & (SOFTIRQ_TASK_STACK - 1));
+	ASSERT_LE(0, isolated);
+	/* In ksoftirqd, or on interrupt exit when an interrupt came first. */
+	ASSERT_EQ(0, isolated & SOFTIRQ_ON_SCI);
+	ASSERT_NE(0, isolated & (SOFTIRQ_KSOFTIRQD | SOFTIRQ_IRQ_STACK));
+	ASSERT_LT(4096, SOFTIRQ_DEPTH(isolated));
 	ASSERT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
@@ -2750,7 +2766,8 @@ TEST(forged_exception_return_goes_back_and_is_killed)
  * Another CPU's IRQ stack, where that CPU's interrupt handlers and softirqs
  * push return addresses and run on the full tables: a write from an
  * isolated syscall (of any process) would run a chain there.  The word
- * written is the stack's lowest, which only a 16 KiB deep stack uses.
+ * written is the stack's lowest, which only a 16 KiB deep stack uses
+ * (0 there).  The write faults on the SCI tables before it lands.
  * Through both of its addresses: hardirq_stack_ptr's (vmap()ed with
  * VMAP_STACK) and its backing store's in the direct map.  Unisolated (the
  * control) the same write returns.
@@ -2766,11 +2783,14 @@ static void irq_stack_write_killed(struct __test_metadata *_metadata,
 	struct frame_outcome o;
 
 	ASSERT_LE(0, count);
-	attack_write(0, SCI_ATTACK_WRITE, target, 0, &o);
+	/* A value of the attacker's, then the word's own (0) back. */
+	attack_write(0, SCI_ATTACK_WRITE, target, 0x5c1a5c1a5c1a5c1aULL, &o);
 	log_frame(_metadata, "unisolated", &o);
 	ASSERT_TRUE(o.back);
 	ASSERT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
-	attack_write(1, SCI_ATTACK_WRITE, target, 0, &o);
+	attack_write(0, SCI_ATTACK_WRITE, target, 0, &o);
+	ASSERT_TRUE(o.back);
+	attack_write(1, SCI_ATTACK_WRITE, target, 0x5c1a5c1a5c1a5c1aULL, &o);
 	log_frame(_metadata, "isolated", &o);
 	EXPECT_TRUE(frame_killed(&o));
 	EXPECT_NE(NULL, strstr(o.rec, "reason: write to an IRQ stack"));
