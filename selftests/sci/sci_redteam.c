@@ -13,8 +13,10 @@
 #include <linux/reboot.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/io.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
@@ -31,7 +33,7 @@ static int test_fd(void)
 enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_RET_ENTRY_STACK, SCI_ATTACK_IRQ_FRAME,
        SCI_ATTACK_IRQ_STACK_USED, SCI_ATTACK_RET_LANDED,
-       SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP };
+       SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP, SCI_ATTACK_TOUCH };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -2808,6 +2810,208 @@ TEST(irq_stack_write_is_killed)
 TEST(irq_stack_store_write_is_killed)
 {
 	irq_stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK_STORE);
+}
+
+/*
+ * The per-CPU words that code on the full tables follows to a stack, on
+ * another CPU: cpu_current_top_of_stack (the stack of its next syscall
+ * entry, whose bounds error_entry's frame check and SCI's kill paths
+ * trust), hardirq_stack_ptr and hardirq_stack_inuse (the stack its
+ * interrupts and softirqs run on), and the NMI's IST entry in its TSS,
+ * at the TSS's per-CPU address (the CPU reads the TSS through the
+ * cpu_entry_area's read-only alias of the same page).  One write points
+ * that CPU at a stack that the attacker rewrites from user space through
+ * the direct-map alias of a page of its own, and the code that runs there
+ * returns into a chain on the full tables.  The write is a locked OR of 0
+ * (SCI_ATTACK_TOUCH): a write access that leaves the word as that CPU has
+ * it, so that the control cannot take the guest down.  Unisolated (the
+ * control) it returns; isolated, the write faults on the SCI tables, which
+ * map those pages read-only, and kills.
+ */
+#define SCI_ATTACK_TOP_OF_STACK		0x5c1a77ac0000000cULL
+#define SCI_ATTACK_HARDIRQ_STACK_PTR	0x5c1a77ac0000000dULL
+#define SCI_ATTACK_HARDIRQ_STACK_INUSE	0x5c1a77ac0000000eULL
+#define SCI_ATTACK_TSS_IST		0x5c1a77ac0000000fULL
+#define SCI_ATTACK_IDT			0x5c1a77ac00000010ULL
+
+static void stack_ptr_write_killed(struct __test_metadata *_metadata,
+				   __u64 target, const char *reason)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	struct frame_outcome o;
+
+	ASSERT_LE(0, count);
+	attack_write(0, SCI_ATTACK_TOUCH, target, 0, &o);
+	log_frame(_metadata, "unisolated", &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	attack_write(1, SCI_ATTACK_TOUCH, target, 0, &o);
+	log_frame(_metadata, "isolated", &o);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_NE(NULL, strstr(o.rec, reason));
+	EXPECT_EQ(count + 1, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST(top_of_stack_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_TOP_OF_STACK,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(hardirq_stack_ptr_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_HARDIRQ_STACK_PTR,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(hardirq_stack_inuse_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_HARDIRQ_STACK_INUSE,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(tss_ist_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_TSS_IST,
+			       "reason: write to a TSS");
+}
+
+/*
+ * The IDT (another CPU's #DB gate would send its next #DB anywhere, on the
+ * full tables) is read-only in the kernel's own tables since boot
+ * (set_memory_ro()): the write is refused with -EFAULT (the ioctl fails:
+ * exit 91), isolated or not, and kills nobody.
+ */
+TEST(idt_write_is_refused)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	struct frame_outcome o;
+	int isolate;
+
+	ASSERT_LE(0, count);
+	for (isolate = 0; isolate < 2; isolate++) {
+		attack_write(isolate, SCI_ATTACK_TOUCH, SCI_ATTACK_IDT, 0, &o);
+		log_frame(_metadata, isolate ? "isolated" : "unisolated", &o);
+		EXPECT_FALSE(o.back);
+		EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 91);
+	}
+	EXPECT_EQ(count, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The TSS's first page (the IST entries above, and the I/O bitmap's base)
+ * is read-only on the SCI tables, where ioperm() and iopl() that drop a
+ * task's last I/O permission, and an exit with some, would invalidate the
+ * bitmap in this CPU's TSS: an isolated syscall leaves that to its return
+ * to user mode, or to the switch out when it exits.  They must still take
+ * effect and kill nobody.  Port 0x80 (the POST port: writes go nowhere).
+ */
+static sigjmp_buf port_jmp;
+
+static void port_segv(int sig)
+{
+	siglongjmp(port_jmp, 1);
+}
+
+/* Does a write to port 0x80 fault? */
+static int port_faults(void)
+{
+	struct sigaction sa = { .sa_handler = port_segv }, old;
+	volatile int faulted = 1;
+
+	sigaction(SIGSEGV, &sa, &old);
+	if (!sigsetjmp(port_jmp, 1)) {
+		outb(0, 0x80);
+		faulted = 0;
+	}
+	sigaction(SIGSEGV, &old, NULL);
+	return faulted;
+}
+
+TEST(io_permissions_dropped_by_isolated_syscalls)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	char rec[4096];
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, count);
+	ASSERT_EQ(1, port_faults());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_ioperm, SECCOMP_RET_ISOLATE) ||
+		    sci_filter(__NR_iopl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioperm(0x80, 1, 1))
+			_exit(errno == ENOSYS ? 4 : 80);
+		if (port_faults())
+			_exit(81);
+		/* The last port dropped: io_bitmap_exit() */
+		if (ioperm(0x80, 1, 0))
+			_exit(82);
+		if (!port_faults())
+			_exit(83);
+		if (iopl(3))
+			_exit(84);
+		if (port_faults())
+			_exit(85);
+		if (iopl(0))
+			_exit(86);
+		if (!port_faults())
+			_exit(87);
+		_exit(0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x, %s", status, strstr(rec, "reason: ") ?: "no violation");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+		SKIP(return, "no ioperm() in this kernel");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(count, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/* An isolated exit_group() with a port, then this process on that CPU. */
+TEST(io_permissions_of_isolated_exit)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	cpu_set_t cpus, old;
+	char rec[4096];
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, count);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sci_filter(__NR_exit_group, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioperm(0x80, 1, 1))
+			syscall(__NR_exit_group, errno == ENOSYS ? 4 : 80);
+		if (port_faults())
+			syscall(__NR_exit_group, 81);
+		syscall(__NR_exit_group, 0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x, %s", status, strstr(rec, "reason: ") ?: "no violation");
+	/* Its bitmap is not this process's, on the CPU it ran on */
+	EXPECT_EQ(1, port_faults());
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+		SKIP(return, "no ioperm() in this kernel");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(count, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 /* Last: without the check, the IRET to kernel mode takes the guest down. */
