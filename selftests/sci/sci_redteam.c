@@ -2817,7 +2817,10 @@ TEST(irq_stack_store_write_is_killed)
  * another CPU: cpu_current_top_of_stack (the stack of its next syscall
  * entry, whose bounds error_entry's frame check and SCI's kill paths
  * trust), hardirq_stack_ptr and hardirq_stack_inuse (the stack its
- * interrupts and softirqs run on), and the NMI's IST entry in its TSS,
+ * interrupts and softirqs run on), cea_exception_stacks (the bounds that
+ * SCI's paranoid entry checks a frame against), this_cpu_off (the base of
+ * every this_cpu_ptr() there: its TSS's, its IRQ stack's, its runqueue's),
+ * and the NMI's IST entry in its TSS,
  * at the TSS's per-CPU address (the CPU reads the TSS through the
  * cpu_entry_area's read-only alias of the same page).  One write points
  * that CPU at a stack that the attacker rewrites from user space through
@@ -2833,6 +2836,8 @@ TEST(irq_stack_store_write_is_killed)
 #define SCI_ATTACK_HARDIRQ_STACK_INUSE	0x5c1a77ac0000000eULL
 #define SCI_ATTACK_TSS_IST		0x5c1a77ac0000000fULL
 #define SCI_ATTACK_IDT			0x5c1a77ac00000010ULL
+#define SCI_ATTACK_THIS_CPU_OFF		0x5c1a77ac00000011ULL
+#define SCI_ATTACK_CEA_EXCEPTION_STACKS	0x5c1a77ac00000012ULL
 
 static void stack_ptr_write_killed(struct __test_metadata *_metadata,
 				   __u64 target, const char *reason)
@@ -2869,6 +2874,18 @@ TEST(hardirq_stack_ptr_write_is_killed)
 TEST(hardirq_stack_inuse_write_is_killed)
 {
 	stack_ptr_write_killed(_metadata, SCI_ATTACK_HARDIRQ_STACK_INUSE,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(cea_exception_stacks_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_CEA_EXCEPTION_STACKS,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(this_cpu_off_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_THIS_CPU_OFF,
 			       "reason: write to a CPU's stack pointers");
 }
 
