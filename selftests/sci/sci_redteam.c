@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <asm/ldt.h>
 #include <sys/io.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -2838,6 +2839,9 @@ TEST(irq_stack_store_write_is_killed)
 #define SCI_ATTACK_IDT			0x5c1a77ac00000010ULL
 #define SCI_ATTACK_THIS_CPU_OFF		0x5c1a77ac00000011ULL
 #define SCI_ATTACK_CEA_EXCEPTION_STACKS	0x5c1a77ac00000012ULL
+#define SCI_ATTACK_GDT			0x5c1a77ac00000013ULL
+#define SCI_ATTACK_LDT			0x5c1a77ac00000014ULL
+#define SCI_ATTACK_TLS_ARRAY		0x5c1a77ac00000015ULL
 
 static void stack_ptr_write_killed(struct __test_metadata *_metadata,
 				   __u64 target, const char *reason)
@@ -2993,7 +2997,12 @@ TEST(io_permissions_dropped_by_isolated_syscalls)
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
-/* An isolated exit_group() with a port, then this process on that CPU. */
+/*
+ * An isolated exit_group() with a port, then this process on that CPU:
+ * the exit leaves the SCI tables with its mm before exit_thread() drops
+ * the port, and the switch out invalidates the bitmap (a regression
+ * check: it passed before series 0088 too).
+ */
 TEST(io_permissions_of_isolated_exit)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
@@ -3005,6 +3014,8 @@ TEST(io_permissions_of_isolated_exit)
 
 	ASSERT_LE(0, count);
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	if (!CPU_ISSET(0, &old))
+		SKIP(return, "CPU 0 is not in this process's affinity");
 	CPU_ZERO(&cpus);
 	CPU_SET(0, &cpus);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
@@ -3027,6 +3038,180 @@ TEST(io_permissions_of_isolated_exit)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
 		SKIP(return, "no ioperm() in this kernel");
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(count, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The descriptor tables (found by the review of series 0088; open, and
+ * expected to fail: selftests/expected/all.txt).  A call gate of DPL 3 in
+ * the GDT or in an LDT lets user mode far-call into kernel code at an
+ * address of the attacker's choice (entry text, which PTI's user tables
+ * map), with its own GS base, AC flag and stack pointer: a way to the full
+ * tables with no race.  Three ways to plant one from an isolated syscall:
+ * another CPU's GDT (per-CPU data, granted writable), the task's own
+ * thread.tls_array (task data, which the switch in copies into the GDT
+ * unchecked), and its mm's LDT (installed by modify_ldt(), whose entries
+ * it checks only then).  The tests only look at the planted gate (LAR);
+ * nothing calls it.
+ */
+TEST(gdt_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_GDT,
+			       "reason: write to a GDT");
+}
+
+TEST(ldt_write_is_killed)
+{
+	struct user_desc d = {
+		.entry_number = 0, .base_addr = 0, .limit = 0xfffff,
+		.seg_32bit = 1, .contents = 0, .read_exec_only = 0,
+		.limit_in_pages = 1, .seg_not_present = 0, .useable = 1,
+	};
+
+	/* A data segment: the children (fork copies the LDT) have one */
+	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
+		SKIP(return, "no modify_ldt(): %s", strerror(errno));
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_LDT,
+			       "reason: write to an LDT");
+}
+
+/* A 64-bit call gate of DPL 3 to @off in the kernel's code segment */
+static void call_gate(__u64 gate[2], __u64 off)
+{
+	gate[0] = (off & 0xffff) | (0x10ULL << 16) | (0xcULL << 40) |
+		  (3ULL << 45) | (1ULL << 47) | ((off >> 16 & 0xffff) << 48);
+	gate[1] = off >> 32;
+}
+
+/* The access rights of GDT/LDT selector @sel, or -1 when LAR refuses it */
+static long lar(__u32 sel)
+{
+	__u32 ar;
+	int ok = 1;
+
+	asm volatile("lar %[sel], %[ar]\n\t"
+		     "jz 1f\n\t"
+		     "movl $0, %[ok]\n"
+		     "1:"
+		     : [ar] "=r" (ar), [ok] "+rm" (ok)
+		     : [sel] "r" (sel));
+	return ok ? (long)ar : -1;
+}
+
+#define TLS_SELECTOR	((12 << 3) | 3)	/* GDT_ENTRY_TLS_MIN, RPL 3 */
+
+/*
+ * Child: write a call gate into thread.tls_array[0..1], sleep (the switch
+ * in copies it into this CPU's GDT), exit 1 when LAR sees a call gate at
+ * the first TLS selector, 0 when not, 9x on errors.
+ */
+static int tls_gate_child(int isolate)
+{
+	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 16,
+				     .target = SCI_ATTACK_TLS_ARRAY };
+	int fd = open(SCI_ATTACK_PATH, O_RDWR);
+	__u64 gate[2];
+	long ar;
+
+	if (fd < 0)
+		return 90;
+	call_gate(gate, 0xffffffff81000000ULL);
+	a.data = (unsigned long)gate;
+	if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+		return 91;
+	if (ioctl(fd, SCI_TEST_ATTACK, &a))
+		return 92;
+	usleep(2000);
+	ar = lar(TLS_SELECTOR);
+	return ar >= 0 && ((ar >> 8) & 0x1f) == 0xc;
+}
+
+TEST(call_gate_in_tls_array_is_refused)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int isolate, status[2];
+	char rec[4096];
+
+	for (isolate = 0; isolate < 2; isolate++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(tls_gate_child(isolate));
+		status[isolate] = sci_reap(pid, rec, sizeof(rec));
+		TH_LOG("%s: status %#x (exit 1: a live call gate), %s",
+		       isolate ? "isolated" : "unisolated", status[isolate],
+		       strstr(rec, "reason: ") ?: "no violation");
+	}
+	/* The control: the gate reaches the GDT unisolated */
+	ASSERT_TRUE(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 1);
+	/* Isolated: killed, or the gate never reaches the GDT */
+	EXPECT_TRUE((WIFSIGNALED(status[1]) && WTERMSIG(status[1]) == SIGKILL) ||
+		    (WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Bringing a CPU up runs in the caller, and the pages of the stack
+ * pointers are read-only on the SCI tables: a CPU that was up before is
+ * brought back up from an isolated syscall without a write to them (no
+ * kill with the CPU hotplug lock held); the first bring-up of a CPU,
+ * which writes its hardirq_stack_ptr, returns -EPERM there (a hot-added
+ * CPU: not in this guest).  CPU 1 is taken down unisolated.
+ */
+static int cpu_online_write(int cpu, const char *val)
+{
+	char path[64];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+TEST(cpu_online_from_isolated_syscall)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	int status, pfd[2], err = 0;
+	char rec[4096];
+	pid_t pid;
+
+	ASSERT_LE(0, count);
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU 1 cannot be taken down here");
+	ASSERT_EQ(0, cpu_online_write(1, "0"));
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pfd[0]);
+		if (sci_filter(__NR_write, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		err = cpu_online_write(1, "1");
+		if (write(pfd[1], &err, sizeof(err)) != sizeof(err))
+			_exit(91);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &err, sizeof(err)) != sizeof(err))
+		err = 1;
+	close(pfd[0]);
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("isolated online: %d, status %#x, %s", err, status,
+	       strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_EQ(0, err);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(1, sci_read_long("/sys/devices/system/cpu/cpu1/online"));
+	/* Back up in any case, unisolated */
+	if (sci_read_long("/sys/devices/system/cpu/cpu1/online") != 1)
+		EXPECT_EQ(0, cpu_online_write(1, "1"));
 	EXPECT_EQ(count, sci_stat("violation_count"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
