@@ -2821,7 +2821,10 @@ TEST(irq_stack_store_write_is_killed)
  * interrupts and softirqs run on), cea_exception_stacks (the bounds that
  * SCI's paranoid entry checks a frame against), this_cpu_off (the base of
  * every this_cpu_ptr() there: its TSS's, its IRQ stack's, its runqueue's),
- * and the NMI's IST entry in its TSS,
+ * espfix_stack and espfix_waddr (the stack of an IRET to a 16-bit stack
+ * segment, and where the entry code copies that IRET's frame: 48 bytes of
+ * user-chosen words written on the full tables, at any address), and the
+ * NMI's IST entry in its TSS,
  * at the TSS's per-CPU address (the CPU reads the TSS through the
  * cpu_entry_area's read-only alias of the same page).  One write points
  * that CPU at a stack that the attacker rewrites from user space through
@@ -2842,6 +2845,8 @@ TEST(irq_stack_store_write_is_killed)
 #define SCI_ATTACK_GDT			0x5c1a77ac00000013ULL
 #define SCI_ATTACK_LDT			0x5c1a77ac00000014ULL
 #define SCI_ATTACK_TLS_ARRAY		0x5c1a77ac00000015ULL
+#define SCI_ATTACK_ESPFIX_STACK		0x5c1a77ac00000016ULL
+#define SCI_ATTACK_ESPFIX_WADDR		0x5c1a77ac00000017ULL
 
 static void stack_ptr_write_killed(struct __test_metadata *_metadata,
 				   __u64 target, const char *reason)
@@ -2890,6 +2895,18 @@ TEST(cea_exception_stacks_write_is_killed)
 TEST(this_cpu_off_write_is_killed)
 {
 	stack_ptr_write_killed(_metadata, SCI_ATTACK_THIS_CPU_OFF,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(espfix_stack_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_ESPFIX_STACK,
+			       "reason: write to a CPU's stack pointers");
+}
+
+TEST(espfix_waddr_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_ESPFIX_WADDR,
 			       "reason: write to a CPU's stack pointers");
 }
 
