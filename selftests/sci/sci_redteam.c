@@ -3093,6 +3093,21 @@ TEST(ldt_write_is_killed)
 			       "reason: write to an LDT");
 }
 
+/* An LDT of more than a page is vmalloc()ed: its pages are marked too */
+TEST(large_ldt_write_is_killed)
+{
+	struct user_desc d = {
+		.entry_number = 1000, .base_addr = 0, .limit = 0xfffff,
+		.seg_32bit = 1, .contents = 0, .read_exec_only = 0,
+		.limit_in_pages = 1, .seg_not_present = 0, .useable = 1,
+	};
+
+	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
+		SKIP(return, "no modify_ldt(): %s", strerror(errno));
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_LDT,
+			       "reason: write to an LDT");
+}
+
 /* A 64-bit call gate of DPL 3 to @off in the kernel's code segment */
 static void call_gate(__u64 gate[2], __u64 off)
 {
@@ -3118,54 +3133,156 @@ static long lar(__u32 sel)
 
 #define TLS_SELECTOR	((12 << 3) | 3)	/* GDT_ENTRY_TLS_MIN, RPL 3 */
 
+/* A flat 32-bit data segment of DPL 3, read/write, accessed */
+static void data_segment(__u64 desc[2])
+{
+	desc[0] = 0xffffULL | (0x3ULL << 40) | (1ULL << 44) | (3ULL << 45) |
+		  (1ULL << 47) | (0xfULL << 48) | (1ULL << 54) | (1ULL << 55);
+	desc[1] = 0;
+}
+
 /*
- * Child: write a call gate into thread.tls_array[0..1], sleep (the switch
- * in copies it into this CPU's GDT), exit 1 when LAR sees a call gate at
- * the first TLS selector, 0 when not, 9x on errors.
+ * Child: write @desc into thread.tls_array[0..1] through the test hook
+ * (isolated or not), sleep (the switch in copies the array into this
+ * CPU's GDT), then exit 1 when LAR sees a descriptor of type @type at the
+ * first TLS selector, 0 when not, 9x on errors.
  */
-static int tls_gate_child(int isolate)
+static int tls_write_child(int isolate, __u64 desc[2], unsigned int type)
 {
 	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 16,
-				     .target = SCI_ATTACK_TLS_ARRAY };
+				     .target = SCI_ATTACK_TLS_ARRAY,
+				     .data = (unsigned long)desc };
 	int fd = open(SCI_ATTACK_PATH, O_RDWR);
-	__u64 gate[2];
 	long ar;
 
 	if (fd < 0)
 		return 90;
-	call_gate(gate, 0xffffffff81000000ULL);
-	a.data = (unsigned long)gate;
 	if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 		return 91;
 	if (ioctl(fd, SCI_TEST_ATTACK, &a))
 		return 92;
 	usleep(2000);
 	ar = lar(TLS_SELECTOR);
-	return ar >= 0 && ((ar >> 8) & 0x1f) == 0xc;
+	return ar >= 0 && ((ar >> 8) & 0x1f) == type;
 }
 
+/*
+ * A call gate in thread.tls_array never reaches the GDT (series 0089):
+ * native_load_tls() loads only code and data segments of DPL 3, isolated
+ * or not.  The control writes a data segment of DPL 3 the same way and
+ * sees it live, so the write reaches the GDT and LAR would see the gate.
+ */
 TEST(call_gate_in_tls_array_is_refused)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	int isolate, status[2];
+	int run, status[3];
 	char rec[4096];
+	static const char *what[] = {
+		"unisolated data segment", "unisolated call gate",
+		"isolated call gate",
+	};
 
-	for (isolate = 0; isolate < 2; isolate++) {
+	for (run = 0; run < 3; run++) {
 		pid_t pid = fork();
+		__u64 desc[2];
 
 		ASSERT_LE(0, pid);
-		if (pid == 0)
-			_exit(tls_gate_child(isolate));
-		status[isolate] = sci_reap(pid, rec, sizeof(rec));
-		TH_LOG("%s: status %#x (exit 1: a live call gate), %s",
-		       isolate ? "isolated" : "unisolated", status[isolate],
+		if (pid == 0) {
+			if (run == 0) {
+				data_segment(desc);
+				_exit(tls_write_child(0, desc, 0x13));
+			}
+			call_gate(desc, 0xffffffff81000000ULL);
+			_exit(tls_write_child(run == 2, desc, 0xc));
+		}
+		status[run] = sci_reap(pid, rec, sizeof(rec));
+		TH_LOG("%s: status %#x (exit 1: live in the GDT), %s",
+		       what[run], status[run],
 		       strstr(rec, "reason: ") ?: "no violation");
 	}
-	/* The control: the gate reaches the GDT unisolated */
+	/* The control */
 	ASSERT_TRUE(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 1);
+	EXPECT_TRUE(WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0);
 	/* Isolated: killed, or the gate never reaches the GDT */
-	EXPECT_TRUE((WIFSIGNALED(status[1]) && WTERMSIG(status[1]) == SIGKILL) ||
-		    (WIFEXITED(status[1]) && WEXITSTATUS(status[1]) == 0));
+	EXPECT_TRUE((WIFSIGNALED(status[2]) && WTERMSIG(status[2]) == SIGKILL) ||
+		    (WIFEXITED(status[2]) && WEXITSTATUS(status[2]) == 0));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/* The 32-bit word at %gs:0 after loading %gs with @sel */
+static unsigned int gs_word(unsigned short sel)
+{
+	unsigned int v;
+
+	asm volatile("movw %w1, %%gs\n\t"
+		     "movl %%gs:0, %0"
+		     : "=r" (v) : "r" (sel) : "memory");
+	return v;
+}
+
+/* Child: isolated modify_ldt(), then the LDT entry in use (0: ok) */
+static int ldt_child(void)
+{
+	unsigned int *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	struct user_desc d = {
+		.entry_number = 0, .limit = 0xfffff, .seg_32bit = 1,
+		.limit_in_pages = 1, .useable = 1,
+	};
+	int i;
+
+	if (w == MAP_FAILED)
+		return 90;
+	w[0] = 0x5c1a0003;
+	w[1] = 0x5c1a0004;
+	if (sci_filter(__NR_modify_ldt, SECCOMP_RET_ISOLATE))
+		return 91;
+	for (i = 0; i < 20; i++) {
+		/*
+		 * Each call installs a new LDT and frees the old one: this
+		 * CPU must hold the new one when the syscall returns.
+		 */
+		d.base_addr = (unsigned long)&w[i & 1];
+		if (syscall(__NR_modify_ldt, 1, &d, sizeof(d)))
+			return errno == ENOSYS ? 4 : 92;
+		if (gs_word(0x7) != w[i & 1])	/* LDT entry 0, RPL 3 */
+			return 10;
+		if (i % 5 == 4)
+			usleep(1000);
+	}
+	asm volatile("movw %w0, %%gs" : : "r" (0));
+	return 0;
+}
+
+/*
+ * The GDT is read-only on the SCI tables (series 0090): an isolated
+ * modify_ldt(), which writes the LDT descriptor of its own CPU's GDT
+ * (install_ldt(), flush_ldt()), leaves the write to an interrupt on the
+ * full tables and waits for it.  Its caller finds the new LDT live, as
+ * without isolation, and the old one is freed only then; without that it
+ * is killed ("write to a GDT").  (set_thread_area(), the other writer, is
+ * not a 64-bit syscall, and an ia32 syscall is never isolated.)
+ */
+TEST(modify_ldt_isolated)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	char rec[4096];
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, count);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(ldt_child());
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x, %s", status,
+	       strstr(rec, "reason: ") ?: "no violation");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+		SKIP(return, "no modify_ldt() in this kernel");
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(count, sci_stat("violation_count"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
