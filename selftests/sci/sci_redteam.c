@@ -2847,6 +2847,11 @@ TEST(irq_stack_store_write_is_killed)
 #define SCI_ATTACK_TLS_ARRAY		0x5c1a77ac00000015ULL
 #define SCI_ATTACK_ESPFIX_STACK		0x5c1a77ac00000016ULL
 #define SCI_ATTACK_ESPFIX_WADDR		0x5c1a77ac00000017ULL
+#define SCI_ATTACK_GDT_ALIAS		0x5c1a77ac00000018ULL
+#define SCI_ATTACK_LDT_DIRECT		0x5c1a77ac00000019ULL
+#define SCI_ATTACK_LDT_ENTRIES		0x5c1a77ac0000001aULL
+#define SCI_ATTACK_GATE_PAGE		0x5c1a77ac0000001bULL
+#define SCI_ATTACK_LDT_ORIG		0x5c1a77ac0000001cULL
 
 static void stack_ptr_write_killed(struct __test_metadata *_metadata,
 				   __u64 target, const char *reason)
@@ -3093,6 +3098,32 @@ TEST(ldt_write_is_killed)
 			       "reason: write to an LDT");
 }
 
+/*
+ * The read-only pages are read-only by frame, not by address: a vmalloc
+ * alias of another CPU's GDT page (which the hook makes with vmap(), as a
+ * chain could) is refused too.
+ */
+TEST(gdt_alias_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_GDT_ALIAS,
+			       "reason: write to a GDT");
+}
+
+/* A vmalloc()ed LDT's page at its direct-map address */
+TEST(large_ldt_direct_map_write_is_killed)
+{
+	struct user_desc d = {
+		.entry_number = 1000, .base_addr = 0, .limit = 0xfffff,
+		.seg_32bit = 1, .contents = 0, .read_exec_only = 0,
+		.limit_in_pages = 1, .seg_not_present = 0, .useable = 1,
+	};
+
+	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
+		SKIP(return, "no modify_ldt(): %s", strerror(errno));
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_LDT_DIRECT,
+			       "reason: write to an LDT");
+}
+
 /* An LDT of more than a page is vmalloc()ed: its pages are marked too */
 TEST(large_ldt_write_is_killed)
 {
@@ -3168,28 +3199,32 @@ static int tls_write_child(int isolate, __u64 desc[2], unsigned int type)
 
 /*
  * A call gate in thread.tls_array never reaches the GDT (series 0089):
- * native_load_tls() loads only code and data segments of DPL 3, isolated
- * or not.  The control writes a data segment of DPL 3 the same way and
- * sees it live, so the write reaches the GDT and LAR would see the gate.
+ * native_load_tls() loads only what set_thread_area() makes, present
+ * 32-bit data segments of DPL 3, isolated or not; not a 16-bit one
+ * either (run 3).  The control writes a 32-bit data segment of DPL 3 the
+ * same way and sees it live, so the write reaches the GDT and LAR would
+ * see the gate.
  */
 TEST(call_gate_in_tls_array_is_refused)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	int run, status[3];
+	int run, status[4];
 	char rec[4096];
 	static const char *what[] = {
 		"unisolated data segment", "unisolated call gate",
-		"isolated call gate",
+		"isolated call gate", "unisolated 16-bit data segment",
 	};
 
-	for (run = 0; run < 3; run++) {
+	for (run = 0; run < 4; run++) {
 		pid_t pid = fork();
 		__u64 desc[2];
 
 		ASSERT_LE(0, pid);
 		if (pid == 0) {
-			if (run == 0) {
+			if (run == 0 || run == 3) {
 				data_segment(desc);
+				if (run == 3)
+					desc[0] &= ~(1ULL << 54);	/* D/B */
 				_exit(tls_write_child(0, desc, 0x13));
 			}
 			call_gate(desc, 0xffffffff81000000ULL);
@@ -3206,6 +3241,7 @@ TEST(call_gate_in_tls_array_is_refused)
 	/* Isolated: killed, or the gate never reaches the GDT */
 	EXPECT_TRUE((WIFSIGNALED(status[2]) && WTERMSIG(status[2]) == SIGKILL) ||
 		    (WIFEXITED(status[2]) && WEXITSTATUS(status[2]) == 0));
+	EXPECT_TRUE(WIFEXITED(status[3]) && WEXITSTATUS(status[3]) == 0);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
@@ -3283,6 +3319,90 @@ TEST(modify_ldt_isolated)
 		SKIP(return, "no modify_ldt() in this kernel");
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	EXPECT_EQ(count, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * Child: an LDT with a data segment at entry 0; the test hook points the
+ * mm's ldt_struct at a kernel page holding a call gate in entries 0-1
+ * (@forge) or at its own entries again (the control), then fork(): the
+ * new mm's LDT is copied from there (ldt_dup_context()).  Exits 1 when
+ * the grandchild sees a call gate at LDT selector 7, 2 when it sees the
+ * data segment, 3 when fork() failed with EINVAL, 4 when it sees nothing,
+ * 9x on errors.  The pointer is put back before the exit frees it.
+ */
+static int ldt_source_child(int forge, int isolate)
+{
+	struct user_desc d = {
+		.entry_number = 0, .limit = 0xfffff, .seg_32bit = 1,
+		.limit_in_pages = 1, .useable = 1,
+	};
+	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8,
+				     .target = SCI_ATTACK_LDT_ENTRIES };
+	__u64 w = forge ? SCI_ATTACK_GATE_PAGE : SCI_ATTACK_LDT_ORIG;
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), status, ret;
+	pid_t pid;
+
+	if (fd < 0)
+		return 90;
+	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
+		return 91;
+	a.data = (unsigned long)&w;
+	if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+		return 92;
+	if (ioctl(fd, SCI_TEST_ATTACK, &a))
+		return 93;
+	pid = fork();
+	if (pid == 0) {
+		long ar = lar(0x7);
+
+		_exit(ar < 0 ? 4 : ((ar >> 8) & 0x1f) == 0xc ? 1 :
+		      ((ar >> 8) & 0x1f) == 0x13 ? 2 : 5);
+	}
+	if (pid < 0)
+		ret = errno == EINVAL ? 3 : 94;
+	else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	else
+		ret = 95;
+	w = SCI_ATTACK_LDT_ORIG;
+	if (ioctl(fd, SCI_TEST_ATTACK, &a))
+		return 96;
+	return ret;
+}
+
+/*
+ * write_ldt() and fork's ldt_dup_context() copy the old LDT through
+ * mm->context.ldt->entries, task data that an isolated syscall may point
+ * at a buffer of its own: the copy is checked when it is finalized
+ * (series 0091), isolated or not, and the fork fails with EINVAL.  The
+ * control forges nothing and sees the data segment copied.
+ */
+TEST(forged_ldt_source_is_refused)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int run, status[3];
+	char rec[4096];
+	static const char *what[] = {
+		"unisolated, unforged", "unisolated, forged", "isolated, forged",
+	};
+
+	for (run = 0; run < 3; run++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			_exit(ldt_source_child(run > 0, run == 2));
+		status[run] = sci_reap(pid, rec, sizeof(rec));
+		TH_LOG("%s: status %#x (exit 1: a call gate copied, 2: the data segment, 3: EINVAL), %s",
+		       what[run], status[run],
+		       strstr(rec, "reason: ") ?: "no violation");
+	}
+	/* The control */
+	ASSERT_TRUE(WIFEXITED(status[0]) && WEXITSTATUS(status[0]) == 2);
+	for (run = 1; run < 3; run++)
+		EXPECT_TRUE(WIFEXITED(status[run]) &&
+			    WEXITSTATUS(status[run]) == 3);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
