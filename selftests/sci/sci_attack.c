@@ -138,7 +138,7 @@ TEST(premapped_set)
 	 * doubles THREAD_SIZE), no CPU's IRQ stack (series 0086).
 	 * Read-only: per CPU one page each of cpu_sci, sci_cea_flag, the
 	 * stack pointers (DEFINE_PER_CPU_SCI_RO()) and the TSS's first page
-	 * (series 0088), the GDT (series 0090); __per_cpu_offset.
+	 * (series 0088), the GDT (series 0091); __per_cpu_offset.
 	 */
 	ASSERT_EQ(sci_ksym("kasan_report") ? 8 : 4, rw);
 	ASSERT_LE(5 * ncpus + 1, ro);

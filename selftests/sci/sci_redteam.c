@@ -672,6 +672,45 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 }
 
 /*
+ * The cpu_entry_area's page tables are shared by every SCI table, not
+ * granted (second review of the descriptor-table patches): a chain calls
+ * cea_set_pte() at its first byte with another CPU's GDT alias there and
+ * the GDT's physical address, writable, and the read-only frame was
+ * writable in the SCI view with no fault to check it.  Killed since
+ * series 0093 (those page tables read-only on the SCI tables,
+ * cea_set_pte() checked there).
+ */
+#define OTHER_CEA_GDT	0x5c1a77ac0000001eULL
+#define OTHER_GDT_PA	0x5c1a77ac0000001fULL
+#define PAGE_KERNEL_RW	0x8000000000000063ULL	/* NX, D, A, RW, P */
+
+TEST_F_TIMEOUT(slow, cea_remap_by_call_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("cea_set_pte");
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+
+	ASSERT_NE(0, landing);
+	if (!fn)
+		SKIP(return, "cea_set_pte() is not a function in this kernel");
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = OTHER_CEA_GDT;	/* %rdi */
+	a.regs[4] = OTHER_GDT_PA;	/* %rsi */
+	a.regs[3] = PAGE_KERNEL_RW;	/* %rdx */
+	attack(&a, 1, &o);
+	TH_LOG("cea_set_pte: status %#x%s%s, %s", o.status,
+	       killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * SCI's release of a dead task's state, called by a chain at its start
  * with the current task as its argument (second review): it freed the
  * live SCI state, tables included, from a worker while the syscall still
@@ -2852,6 +2891,7 @@ TEST(irq_stack_store_write_is_killed)
 #define SCI_ATTACK_LDT_ENTRIES		0x5c1a77ac0000001aULL
 #define SCI_ATTACK_GATE_PAGE		0x5c1a77ac0000001bULL
 #define SCI_ATTACK_LDT_ORIG		0x5c1a77ac0000001cULL
+#define SCI_ATTACK_OTHER_GDT		0x5c1a77ac0000001dULL
 
 static void stack_ptr_write_killed(struct __test_metadata *_metadata,
 				   __u64 target, const char *reason)
@@ -3291,7 +3331,7 @@ static int ldt_child(void)
 }
 
 /*
- * The GDT is read-only on the SCI tables (series 0090): an isolated
+ * The GDT is read-only on the SCI tables (series 0091): an isolated
  * modify_ldt(), which writes the LDT descriptor of its own CPU's GDT
  * (install_ldt(), flush_ldt()), leaves the write to an interrupt on the
  * full tables and waits for it.  Its caller finds the new LDT live, as
@@ -3328,8 +3368,9 @@ TEST(modify_ldt_isolated)
  * (@forge) or at its own entries again (the control), then fork(): the
  * new mm's LDT is copied from there (ldt_dup_context()).  Exits 1 when
  * the grandchild sees a call gate at LDT selector 7, 2 when it sees the
- * data segment, 3 when fork() failed with EINVAL, 4 when it sees nothing,
- * 9x on errors.  The pointer is put back before the exit frees it.
+ * data segment, 3 when fork() failed (dup_mm() reports any error of the
+ * copy as ENOMEM), 4 when it sees nothing, 9x on errors.  The pointer is
+ * put back before the exit frees it.
  */
 static int ldt_source_child(int forge, int isolate)
 {
@@ -3360,7 +3401,7 @@ static int ldt_source_child(int forge, int isolate)
 		      ((ar >> 8) & 0x1f) == 0x13 ? 2 : 5);
 	}
 	if (pid < 0)
-		ret = errno == EINVAL ? 3 : 94;
+		ret = 3;
 	else if (waitpid(pid, &status, 0) == pid && WIFEXITED(status))
 		ret = WEXITSTATUS(status);
 	else
@@ -3375,8 +3416,9 @@ static int ldt_source_child(int forge, int isolate)
  * write_ldt() and fork's ldt_dup_context() copy the old LDT through
  * mm->context.ldt->entries, task data that an isolated syscall may point
  * at a buffer of its own: the copy is checked when it is finalized
- * (series 0091), isolated or not, and the fork fails with EINVAL.  The
- * control forges nothing and sees the data segment copied.
+ * (series 0092), isolated or not (-EINVAL, which fork() reports as
+ * ENOMEM), and the fork fails.  The control forges nothing and sees the
+ * data segment copied.
  */
 TEST(forged_ldt_source_is_refused)
 {
@@ -3394,7 +3436,7 @@ TEST(forged_ldt_source_is_refused)
 		if (pid == 0)
 			_exit(ldt_source_child(run > 0, run == 2));
 		status[run] = sci_reap(pid, rec, sizeof(rec));
-		TH_LOG("%s: status %#x (exit 1: a call gate copied, 2: the data segment, 3: EINVAL), %s",
+		TH_LOG("%s: status %#x (exit 1: a call gate copied, 2: the data segment, 3: fork() failed), %s",
 		       what[run], status[run],
 		       strstr(rec, "reason: ") ?: "no violation");
 	}
@@ -3403,6 +3445,66 @@ TEST(forged_ldt_source_is_refused)
 	for (run = 1; run < 3; run++)
 		EXPECT_TRUE(WIFEXITED(status[run]) &&
 			    WEXITSTATUS(status[run]) == 3);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * free_ldt_struct() unmarks and frees what ldt->entries points at, task
+ * data: an isolated syscall points it at another CPU's GDT page, and the
+ * exit frees the LDT.  That GDT must stay read-only on the SCI tables
+ * (and allocated: the kernel leaks the forged LDT instead, with a
+ * warning).  Both processes run on CPU 0, so that "another CPU" is the
+ * same one for the forge and for the check.  Not run on a kernel without
+ * the fix: it would free a GDT page.
+ */
+TEST(forged_ldt_free_keeps_gdt)
+{
+	struct user_desc d = {
+		.entry_number = 0, .limit = 0xfffff, .seg_32bit = 1,
+		.limit_in_pages = 1, .useable = 1,
+	};
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8,
+				     .target = SCI_ATTACK_LDT_ENTRIES };
+	__u64 w = SCI_ATTACK_OTHER_GDT;
+	cpu_set_t cpus, old;
+	struct frame_outcome o;
+	char rec[4096];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	if (!CPU_ISSET(0, &old))
+		SKIP(return, "CPU 0 is not in this process's affinity");
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = open(SCI_ATTACK_PATH, O_RDWR);
+
+		if (fd < 0)
+			_exit(90);
+		if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
+			_exit(91);
+		a.data = (unsigned long)&w;
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(92);
+		if (ioctl(fd, SCI_TEST_ATTACK, &a))
+			_exit(93);
+		_exit(0);
+	}
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("forge: status %#x, %s", status,
+	       strstr(rec, "reason: ") ?: "no violation");
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The other CPU's GDT, through a vmap() alias, from CPU 0 */
+	attack_write(1, SCI_ATTACK_TOUCH, SCI_ATTACK_GDT_ALIAS, 0, &o);
+	log_frame(_metadata, "isolated write to the GDT", &o);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to a GDT"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
