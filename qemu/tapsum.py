@@ -38,7 +38,14 @@ KERNEL_BAD = [
 # names rcu_check_gp_start_stall() or report_bug() is not a stall or a BUG.
 SYMBOL = re.compile(r"[A-Za-z_][\w.$]*\+0x[0-9a-f]+/0x[0-9a-f]+(?: \[\w+\])?")
 
+# A user-mode fault the kernel reports and signals (do_trap()'s
+# show_signal(): "traps: prog[pid] general protection fault ip:... in
+# prog[...]") is the program's, not the kernel's.
+USER_TRAP = re.compile(r"^traps: \S+\[\d+\] general protection fault ip:[0-9a-f]+ sp:[0-9a-f]+ error:[0-9a-f]+( in |$)")
+
 def is_bad(line):
+    if USER_TRAP.search(line.strip()):
+        return False
     text = SYMBOL.sub("SYM", line)
     return any(re.search(p, text) for p in KERNEL_BAD)
 
@@ -59,6 +66,8 @@ SELF_TEST = [
     ("kernel BUG at mm/memory.c:100!", True),
     ("RIP: 0010:rcu_check_gp_start_stall+0x12/0x80", False),
     ("watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [a:1]", True),
+    ("traps: ldt_gdt_64[2567] general protection fault ip:401665 sp:7ffefa4c3f10 error:802 in ldt_gdt_64[401000+8c000]", False),
+    ("general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] PREEMPT SMP PTI", True),
 ]
 
 def self_test():
