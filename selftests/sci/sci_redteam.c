@@ -3105,8 +3105,8 @@ TEST(io_permissions_of_isolated_exit)
 }
 
 /*
- * The descriptor tables (found by the review of series 0088; open, and
- * expected to fail: selftests/expected/all.txt).  A call gate of DPL 3 in
+ * The descriptor tables (found by the review of series 0088, closed by
+ * series 0089-0093).  A call gate of DPL 3 in
  * the GDT or in an LDT lets user mode far-call into kernel code at an
  * address of the attacker's choice (entry text, which PTI's user tables
  * map), with its own GS base, AC flag and stack pointer: a way to the full
@@ -3123,19 +3123,27 @@ TEST(gdt_write_is_killed)
 			       "reason: write to a GDT");
 }
 
-TEST(ldt_write_is_killed)
+/*
+ * An LDT with a data segment at @entry (the children, which fork gives a
+ * copy, have one), then a write to @target in it.
+ */
+static void ldt_write_killed(struct __test_metadata *_metadata,
+			     unsigned int entry, __u64 target)
 {
 	struct user_desc d = {
-		.entry_number = 0, .base_addr = 0, .limit = 0xfffff,
+		.entry_number = entry, .base_addr = 0, .limit = 0xfffff,
 		.seg_32bit = 1, .contents = 0, .read_exec_only = 0,
 		.limit_in_pages = 1, .seg_not_present = 0, .useable = 1,
 	};
 
-	/* A data segment: the children (fork copies the LDT) have one */
 	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
 		SKIP(return, "no modify_ldt(): %s", strerror(errno));
-	stack_ptr_write_killed(_metadata, SCI_ATTACK_LDT,
-			       "reason: write to an LDT");
+	stack_ptr_write_killed(_metadata, target, "reason: write to an LDT");
+}
+
+TEST(ldt_write_is_killed)
+{
+	ldt_write_killed(_metadata, 0, SCI_ATTACK_LDT);
 }
 
 /*
@@ -3152,31 +3160,13 @@ TEST(gdt_alias_write_is_killed)
 /* A vmalloc()ed LDT's page at its direct-map address */
 TEST(large_ldt_direct_map_write_is_killed)
 {
-	struct user_desc d = {
-		.entry_number = 1000, .base_addr = 0, .limit = 0xfffff,
-		.seg_32bit = 1, .contents = 0, .read_exec_only = 0,
-		.limit_in_pages = 1, .seg_not_present = 0, .useable = 1,
-	};
-
-	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
-		SKIP(return, "no modify_ldt(): %s", strerror(errno));
-	stack_ptr_write_killed(_metadata, SCI_ATTACK_LDT_DIRECT,
-			       "reason: write to an LDT");
+	ldt_write_killed(_metadata, 1000, SCI_ATTACK_LDT_DIRECT);
 }
 
 /* An LDT of more than a page is vmalloc()ed: its pages are marked too */
 TEST(large_ldt_write_is_killed)
 {
-	struct user_desc d = {
-		.entry_number = 1000, .base_addr = 0, .limit = 0xfffff,
-		.seg_32bit = 1, .contents = 0, .read_exec_only = 0,
-		.limit_in_pages = 1, .seg_not_present = 0, .useable = 1,
-	};
-
-	if (syscall(SYS_modify_ldt, 1, &d, sizeof(d)))
-		SKIP(return, "no modify_ldt(): %s", strerror(errno));
-	stack_ptr_write_killed(_metadata, SCI_ATTACK_LDT,
-			       "reason: write to an LDT");
+	ldt_write_killed(_metadata, 1000, SCI_ATTACK_LDT);
 }
 
 /* A 64-bit call gate of DPL 3 to @off in the kernel's code segment */
