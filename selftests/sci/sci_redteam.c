@@ -3157,6 +3157,120 @@ TEST(gdt_alias_write_is_killed)
 			       "reason: write to a GDT");
 }
 
+/*
+ * SCI's own unmarking of a read-only frame, sci_mark_ro_frame(pfn, false),
+ * called by a chain at its first byte with another CPU's GDT frame (third
+ * review of the cpu_entry_area patch): it cleared the frame's bit, and a
+ * write to that GDT afterwards was a write like any other.  The frames
+ * marked at boot (every CPU's stack pointers, TSS and GDT pages, the
+ * cpu_entry_area's page tables) are never unmarked: the call is a
+ * violation, and a write to that GDT through a vmalloc alias after it is
+ * still killed.
+ */
+#define OTHER_GDT_PFN	0x5c1a77ac00000020ULL
+#define OTHER_GDT_PTE	0x5c1a77ac00000021ULL
+#define OTHER_CEA_PT	0x5c1a77ac00000022ULL
+
+/*
+ * The hook's "another CPU" is another than the one its ioctl runs on: on
+ * CPU 0 only, every step of a test names the same CPU's GDT (CPU 1's).
+ */
+static int pin_cpu0(cpu_set_t *old)
+{
+	cpu_set_t cpus;
+
+	if (sched_getaffinity(0, sizeof(*old), old) || !CPU_ISSET(0, old))
+		return -1;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	return sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
+TEST_F_TIMEOUT(slow, gdt_unmark_by_call_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_mark_ro_frame");
+	struct sci_test_attack a;
+	struct frame_outcome w;
+	struct outcome o;
+	__u64 stack[8];
+	cpu_set_t old;
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	ASSERT_EQ(0, pin_cpu0(&old));
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = OTHER_GDT_PFN;	/* %rdi */
+	a.regs[4] = 0;			/* %rsi: unmark */
+	attack(&a, 1, &o);
+	TH_LOG("sci_mark_ro_frame(GDT, false): status %#x%s%s, %s", o.status,
+	       killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	/*
+	 * Whatever the call did, that GDT is still read-only, at an alias
+	 * too (its premapped address is read-only in every SCI table).
+	 */
+	attack_write(1, SCI_ATTACK_TOUCH, SCI_ATTACK_GDT_ALIAS, 0, &w);
+	log_frame(_metadata, "the GDT's alias after the call", &w);
+	EXPECT_TRUE(frame_killed(&w));
+	EXPECT_NE(NULL, strstr(w.rec, "reason: write to a GDT"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	EXPECT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+}
+
+/*
+ * The LDT's release, sci_protect_ldt(entries, size, false), called by a
+ * chain with the page table that maps another CPU's cpu_entry_area GDT as
+ * its "entries" (third review): it unmarked that page table, and
+ * set_pte_vaddr() then mapped the GDT writable at that alias, shared by
+ * every SCI table.  A frame marked at boot is never unmarked: the release
+ * refuses it (-EPERM, and its caller leaks the "LDT"), and the PTE write
+ * after it is killed.
+ */
+TEST_F_TIMEOUT(slow, cea_table_release_by_call_is_refused, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long release = sci_ksym("sci_protect_ldt");
+	unsigned long set_pte = sci_ksym("set_pte_vaddr");
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+	cpu_set_t old;
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, release);
+	ASSERT_NE(0, set_pte);
+	ASSERT_EQ(0, pin_cpu0(&old));
+	call_then_land(&a, stack, release, landing);
+	a.regs[5] = OTHER_CEA_PT;	/* %rdi: entries */
+	a.regs[4] = 4096;		/* %rsi: size */
+	a.regs[3] = 0;			/* %rdx: release */
+	attack(&a, 1, &o);
+	TH_LOG("sci_protect_ldt(CEA page table, false): status %#x, landed %llu, %s",
+	       o.status, (unsigned long long)o.a.landed,
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	/* A function that returns: the chain goes on to its landing. */
+	EXPECT_TRUE(o.have && o.a.landed);
+	call_then_land(&a, stack, set_pte, landing);
+	a.regs[5] = OTHER_CEA_GDT;	/* %rdi: vaddr */
+	a.regs[4] = OTHER_GDT_PTE;	/* %rsi: a writable PTE of the GDT */
+	attack(&a, 1, &o);
+	TH_LOG("set_pte_vaddr(CEA GDT, writable): status %#x%s, %s", o.status,
+	       killed_by_sci(&o) ? " killed by SCI" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "cpu_entry_area page table"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	EXPECT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+}
+
 /* A vmalloc()ed LDT's page at its direct-map address */
 TEST(large_ldt_direct_map_write_is_killed)
 {
