@@ -3271,6 +3271,129 @@ TEST_F_TIMEOUT(slow, cea_table_release_by_call_is_refused, 120)
 	EXPECT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
 }
 
+/*
+ * sci_set_user_pgd(), SCI's mirror of a user PGD entry, called by a chain
+ * at its first byte (fourth review): it checked that its "PGD entry" was
+ * in the user half of a page whose bit 12 is clear, then stored it on the
+ * full tables, whatever that page was: 8 bytes anywhere, here an empty
+ * descriptor in another CPU's GDT.  The store is made on the caller's
+ * tables, where that write is killed.
+ */
+#define OTHER_GDT_EVEN	0x5c1a77ac00000023ULL
+#define CANARY_TASK	0x5c1a77ac00000024ULL
+#define IDT_PAGE	0x5c1a77ac00000025ULL
+#define SCI_TEST_CANARY	_IO('S', 36)
+
+TEST_F_TIMEOUT(slow, user_pgd_store_by_call_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_set_user_pgd");
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+	cpu_set_t old;
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	ASSERT_EQ(0, pin_cpu0(&old));
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = OTHER_GDT_EVEN;	/* %rdi: the "PGD entry" */
+	a.regs[4] = 0;			/* %rsi: an empty descriptor */
+	attack(&a, 1, &o);
+	TH_LOG("sci_set_user_pgd(GDT, 0): status %#x%s%s, landed %llu, %s",
+	       o.status, killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       (unsigned long long)o.a.landed,
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to a GDT"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	EXPECT_EQ(0, sched_setaffinity(0, sizeof(old), &old));
+}
+
+/*
+ * sci_release_task(), called by a chain at its first byte with a "task"
+ * of its choice (fourth review): whatever SCI state said of that task, it
+ * cleared its thread.sci and thread.sci_record on the full tables: 16
+ * bytes zeroed anywhere.  A task that no SCI state vouches for is not
+ * written.  The "task" here is the hook's canary, which says whether it
+ * was written.
+ */
+TEST_F_TIMEOUT(slow, task_release_by_call_writes_nothing, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_release_task");
+	int tfd = open(SCI_TEST_PATH, O_RDWR);
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	ASSERT_LE(0, tfd);
+	/* Armed, and as it was */
+	ASSERT_LE(0, ioctl(tfd, SCI_TEST_CANARY, 0));
+	ASSERT_EQ(1, ioctl(tfd, SCI_TEST_CANARY, 0));
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = CANARY_TASK;	/* %rdi: the "task" */
+	attack(&a, 1, &o);
+	TH_LOG("sci_release_task(canary): status %#x, landed %llu, %s",
+	       o.status, (unsigned long long)o.a.landed,
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(o.have && o.a.landed);
+	EXPECT_EQ(1, ioctl(tfd, SCI_TEST_CANARY, 0));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(tfd);
+}
+
+/*
+ * The IDT's frame (fourth review): the CPU reads it through the
+ * cpu_entry_area's read-only alias, and the kernel's own mappings of it are
+ * read-only since boot (idt_write_is_refused), but a chain's call of
+ * set_memory_rw() on it at its first byte makes those writable, and a
+ * gate of DPL 3 written there would let user mode's int $n enter kernel
+ * text at CPL 0.  The frame is read-only on the SCI tables for good: the
+ * write after the call is killed.  The kernel's mappings are made
+ * read-only again afterwards (set_memory_ro(), by another chain).
+ */
+TEST_F_TIMEOUT(slow, idt_made_writable_by_call_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long rw = sci_ksym("set_memory_rw");
+	unsigned long ro = sci_ksym("set_memory_ro");
+	struct sci_test_attack a;
+	struct frame_outcome w;
+	struct outcome o;
+	__u64 stack[8];
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, rw);
+	ASSERT_NE(0, ro);
+	call_then_land(&a, stack, rw, landing);
+	a.regs[5] = IDT_PAGE;		/* %rdi: addr */
+	a.regs[4] = 1;			/* %rsi: numpages */
+	attack(&a, 1, &o);
+	TH_LOG("set_memory_rw(IDT): status %#x, landed %llu, %s", o.status,
+	       (unsigned long long)o.a.landed,
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	attack_write(1, SCI_ATTACK_TOUCH, SCI_ATTACK_IDT, 0, &w);
+	log_frame(_metadata, "the IDT after the call", &w);
+	EXPECT_TRUE(frame_killed(&w));
+	EXPECT_NE(NULL, strstr(w.rec, "reason: write to the IDT"));
+	call_then_land(&a, stack, ro, landing);
+	a.regs[5] = IDT_PAGE;
+	a.regs[4] = 1;
+	attack(&a, 0, &o);
+	EXPECT_TRUE(o.have && o.a.landed);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
 /* A vmalloc()ed LDT's page at its direct-map address */
 TEST(large_ldt_direct_map_write_is_killed)
 {
