@@ -34,7 +34,8 @@ static int test_fd(void)
 enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_RET_ENTRY_STACK, SCI_ATTACK_IRQ_FRAME,
        SCI_ATTACK_IRQ_STACK_USED, SCI_ATTACK_RET_LANDED,
-       SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP, SCI_ATTACK_TOUCH };
+       SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP, SCI_ATTACK_TOUCH,
+       SCI_ATTACK_RET_ALT_STACK };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -3392,6 +3393,88 @@ TEST_F_TIMEOUT(slow, idt_made_writable_by_call_is_killed, 120)
 	attack(&a, 0, &o);
 	EXPECT_TRUE(o.have && o.a.landed);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * A chain on another stack than the task's (fifth review): SCI's
+ * sections off the SCI tables reload values their callees saved on the
+ * stack, so that a chain whose stack is elsewhere (the direct-map alias
+ * of a user page, which a thread of its own rewrites while the section
+ * runs on the full tables) chose them there.  A section that leaves the
+ * tables on another stack than the task's is killed.  The chain calls
+ * sci_mark_ro_frame() (marking a frame that is read-only already, which
+ * changes nothing) from a buffer of kernel data that the hook wrote first
+ * (so that the pushes do not fault), in a syscall after one that made the
+ * same call from the task's stack and landed (its code grants kept, so
+ * that no fault's entry sees the stack first).
+ */
+TEST_F_TIMEOUT(slow, leave_on_another_stack_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_mark_ro_frame");
+	int afd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	struct sci_test_attack a, b;
+	__u64 stack[8], stack2[8];
+	struct outcome o;
+	unsigned int j;
+	pid_t pid;
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	ASSERT_LE(0, afd);
+	/* The control: from the task's stack */
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = OTHER_GDT_PFN;	/* %rdi */
+	a.regs[4] = 1;			/* %rsi: mark */
+	/* The same chain from kernel data */
+	memset(&b, 0, sizeof(b));
+	stack2[0] = fn;
+	for (j = 1; j < 8; j++)
+		stack2[j] = landing;
+	b.how = SCI_ATTACK_RET_ALT_STACK;
+	b.len = 8;
+	b.data = (unsigned long)stack2;
+	b.regs[5] = OTHER_GDT_PFN;
+	b.regs[4] = 1;
+	ASSERT_EQ(0, pipe(pfd));
+	memset(&o, 0, sizeof(o));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pfd[0]);
+		/*
+		 * Kept code grants: the second chain's pages were granted by
+		 * the first, and no fault (whose entry checks the stack)
+		 * comes before the section.
+		 */
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP))
+			_exit(90);
+		if (ioctl(afd, SCI_TEST_ATTACK, &a) || !a.landed)
+			_exit(91);
+		if (ioctl(afd, SCI_TEST_ATTACK, &b))
+			_exit(92);
+		if (write(pfd[1], &b, sizeof(b)) != sizeof(b))
+			_exit(93);
+		_exit(0);
+	}
+	close(pfd[1]);
+	o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
+	close(pfd[0]);
+	o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+	TH_LOG("from kernel data: status %#x%s%s, landed %llu, %s", o.status,
+	       killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       (unsigned long long)o.a.landed,
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* Not 90-91: the setup and the control worked. */
+	ASSERT_FALSE(WIFEXITED(o.status) && WEXITSTATUS(o.status) >= 90 &&
+		     WEXITSTATUS(o.status) <= 91);
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_TRUE(leave_killed(o.rec));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(afd);
 }
 
 /* A vmalloc()ed LDT's page at its direct-map address */
