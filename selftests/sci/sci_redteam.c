@@ -536,6 +536,33 @@ static void call_then_land(struct sci_test_attack *a, __u64 *stack,
 	a->data = (unsigned long)stack;
 }
 
+/*
+ * A chain that calls @fn at its first byte with %rdi, %rsi and %rdx, then
+ * lands, run from a child (isolated or not); logged as @what.
+ */
+static void call_chain(struct __test_metadata *_metadata, const char *what,
+		       unsigned long fn, __u64 rdi, __u64 rsi, __u64 rdx,
+		       int isolate, struct outcome *o)
+{
+	unsigned long landing = sci_ksym("sci_test_landing");
+	struct sci_test_attack a;
+	__u64 stack[8];
+
+	memset(o, 0, sizeof(*o));
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	call_then_land(&a, stack, fn, landing);
+	a.regs[5] = rdi;
+	a.regs[4] = rsi;
+	a.regs[3] = rdx;
+	attack(&a, isolate, o);
+	TH_LOG("%s: status %#x%s%s, landed %llu, %s", what, o->status,
+	       killed_by_sci(o) ? " killed by SCI" : "",
+	       escaped(o) ? " ESCAPED to the full tables" : "",
+	       (unsigned long long)o->a.landed,
+	       strstr(o->rec, "reason: ") ?: "no violation");
+}
+
 TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
@@ -688,24 +715,13 @@ TEST_F_TIMEOUT(slow, kernel_functions_loading_other_tables_are_killed, 120)
 TEST_F_TIMEOUT(slow, cea_remap_by_call_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
 	unsigned long fn = sci_ksym("cea_set_pte");
-	struct sci_test_attack a;
 	struct outcome o;
-	__u64 stack[8];
 
-	ASSERT_NE(0, landing);
 	if (!fn)
 		SKIP(return, "cea_set_pte() is not a function in this kernel");
-	call_then_land(&a, stack, fn, landing);
-	a.regs[5] = OTHER_CEA_GDT;	/* %rdi */
-	a.regs[4] = OTHER_GDT_PA;	/* %rsi */
-	a.regs[3] = PAGE_KERNEL_RW;	/* %rdx */
-	attack(&a, 1, &o);
-	TH_LOG("cea_set_pte: status %#x%s%s, %s", o.status,
-	       killed_by_sci(&o) ? " killed by SCI" : "",
-	       escaped(&o) ? " ESCAPED to the full tables" : "",
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	call_chain(_metadata, "cea_set_pte", fn, OTHER_CEA_GDT, OTHER_GDT_PA,
+		   PAGE_KERNEL_RW, 1, &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
@@ -3190,25 +3206,14 @@ static int pin_cpu0(cpu_set_t *old)
 TEST_F_TIMEOUT(slow, gdt_unmark_by_call_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long fn = sci_ksym("sci_mark_ro_frame");
-	struct sci_test_attack a;
 	struct frame_outcome w;
 	struct outcome o;
-	__u64 stack[8];
 	cpu_set_t old;
 
-	ASSERT_NE(0, landing);
-	ASSERT_NE(0, fn);
 	ASSERT_EQ(0, pin_cpu0(&old));
-	call_then_land(&a, stack, fn, landing);
-	a.regs[5] = OTHER_GDT_PFN;	/* %rdi */
-	a.regs[4] = 0;			/* %rsi: unmark */
-	attack(&a, 1, &o);
-	TH_LOG("sci_mark_ro_frame(GDT, false): status %#x%s%s, %s", o.status,
-	       killed_by_sci(&o) ? " killed by SCI" : "",
-	       escaped(&o) ? " ESCAPED to the full tables" : "",
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* %rdi: the frame, %rsi: unmark */
+	call_chain(_metadata, "sci_mark_ro_frame(GDT, false)",
+		   sci_ksym("sci_mark_ro_frame"), OTHER_GDT_PFN, 0, 0, 1, &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	/*
@@ -3235,36 +3240,20 @@ TEST_F_TIMEOUT(slow, gdt_unmark_by_call_is_killed, 120)
 TEST_F_TIMEOUT(slow, cea_table_release_by_call_is_refused, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long release = sci_ksym("sci_protect_ldt");
-	unsigned long set_pte = sci_ksym("set_pte_vaddr");
-	struct sci_test_attack a;
 	struct outcome o;
-	__u64 stack[8];
 	cpu_set_t old;
 
-	ASSERT_NE(0, landing);
-	ASSERT_NE(0, release);
-	ASSERT_NE(0, set_pte);
 	ASSERT_EQ(0, pin_cpu0(&old));
-	call_then_land(&a, stack, release, landing);
-	a.regs[5] = OTHER_CEA_PT;	/* %rdi: entries */
-	a.regs[4] = 4096;		/* %rsi: size */
-	a.regs[3] = 0;			/* %rdx: release */
-	attack(&a, 1, &o);
-	TH_LOG("sci_protect_ldt(CEA page table, false): status %#x, landed %llu, %s",
-	       o.status, (unsigned long long)o.a.landed,
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* entries, size, release */
+	call_chain(_metadata, "sci_protect_ldt(CEA page table, false)",
+		   sci_ksym("sci_protect_ldt"), OTHER_CEA_PT, 4096, 0, 1, &o);
 	EXPECT_FALSE(escaped(&o));
 	/* A function that returns: the chain goes on to its landing. */
 	EXPECT_TRUE(o.have && o.a.landed);
-	call_then_land(&a, stack, set_pte, landing);
-	a.regs[5] = OTHER_CEA_GDT;	/* %rdi: vaddr */
-	a.regs[4] = OTHER_GDT_PTE;	/* %rsi: a writable PTE of the GDT */
-	attack(&a, 1, &o);
-	TH_LOG("set_pte_vaddr(CEA GDT, writable): status %#x%s, %s", o.status,
-	       killed_by_sci(&o) ? " killed by SCI" : "",
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* vaddr, a writable PTE of the GDT */
+	call_chain(_metadata, "set_pte_vaddr(CEA GDT, writable)",
+		   sci_ksym("set_pte_vaddr"), OTHER_CEA_GDT, OTHER_GDT_PTE, 0,
+		   1, &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_NE(NULL, strstr(o.rec, "cpu_entry_area page table"));
@@ -3288,25 +3277,13 @@ TEST_F_TIMEOUT(slow, cea_table_release_by_call_is_refused, 120)
 TEST_F_TIMEOUT(slow, user_pgd_store_by_call_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long fn = sci_ksym("sci_set_user_pgd");
-	struct sci_test_attack a;
 	struct outcome o;
-	__u64 stack[8];
 	cpu_set_t old;
 
-	ASSERT_NE(0, landing);
-	ASSERT_NE(0, fn);
 	ASSERT_EQ(0, pin_cpu0(&old));
-	call_then_land(&a, stack, fn, landing);
-	a.regs[5] = OTHER_GDT_EVEN;	/* %rdi: the "PGD entry" */
-	a.regs[4] = 0;			/* %rsi: an empty descriptor */
-	attack(&a, 1, &o);
-	TH_LOG("sci_set_user_pgd(GDT, 0): status %#x%s%s, landed %llu, %s",
-	       o.status, killed_by_sci(&o) ? " killed by SCI" : "",
-	       escaped(&o) ? " ESCAPED to the full tables" : "",
-	       (unsigned long long)o.a.landed,
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* the "PGD entry", an empty descriptor */
+	call_chain(_metadata, "sci_set_user_pgd(GDT, 0)",
+		   sci_ksym("sci_set_user_pgd"), OTHER_GDT_EVEN, 0, 0, 1, &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_NE(NULL, strstr(o.rec, "reason: write to a GDT"));
@@ -3325,25 +3302,15 @@ TEST_F_TIMEOUT(slow, user_pgd_store_by_call_is_killed, 120)
 TEST_F_TIMEOUT(slow, task_release_by_call_writes_nothing, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long fn = sci_ksym("sci_release_task");
 	int tfd = open(SCI_TEST_PATH, O_RDWR);
-	struct sci_test_attack a;
 	struct outcome o;
-	__u64 stack[8];
 
-	ASSERT_NE(0, landing);
-	ASSERT_NE(0, fn);
 	ASSERT_LE(0, tfd);
 	/* Armed, and as it was */
 	ASSERT_LE(0, ioctl(tfd, SCI_TEST_CANARY, 0));
 	ASSERT_EQ(1, ioctl(tfd, SCI_TEST_CANARY, 0));
-	call_then_land(&a, stack, fn, landing);
-	a.regs[5] = CANARY_TASK;	/* %rdi: the "task" */
-	attack(&a, 1, &o);
-	TH_LOG("sci_release_task(canary): status %#x, landed %llu, %s",
-	       o.status, (unsigned long long)o.a.landed,
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	call_chain(_metadata, "sci_release_task(canary)",
+		   sci_ksym("sci_release_task"), CANARY_TASK, 0, 0, 1, &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(o.have && o.a.landed);
 	EXPECT_EQ(1, ioctl(tfd, SCI_TEST_CANARY, 0));
@@ -3364,33 +3331,19 @@ TEST_F_TIMEOUT(slow, task_release_by_call_writes_nothing, 120)
 TEST_F_TIMEOUT(slow, idt_made_writable_by_call_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long rw = sci_ksym("set_memory_rw");
-	unsigned long ro = sci_ksym("set_memory_ro");
-	struct sci_test_attack a;
 	struct frame_outcome w;
 	struct outcome o;
-	__u64 stack[8];
 
-	ASSERT_NE(0, landing);
-	ASSERT_NE(0, rw);
-	ASSERT_NE(0, ro);
-	call_then_land(&a, stack, rw, landing);
-	a.regs[5] = IDT_PAGE;		/* %rdi: addr */
-	a.regs[4] = 1;			/* %rsi: numpages */
-	attack(&a, 1, &o);
-	TH_LOG("set_memory_rw(IDT): status %#x, landed %llu, %s", o.status,
-	       (unsigned long long)o.a.landed,
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	/* addr, numpages */
+	call_chain(_metadata, "set_memory_rw(IDT)", sci_ksym("set_memory_rw"),
+		   IDT_PAGE, 1, 0, 1, &o);
 	EXPECT_FALSE(escaped(&o));
 	attack_write(1, SCI_ATTACK_TOUCH, SCI_ATTACK_IDT, 0, &w);
 	log_frame(_metadata, "the IDT after the call", &w);
 	EXPECT_TRUE(frame_killed(&w));
 	EXPECT_NE(NULL, strstr(w.rec, "reason: write to the IDT"));
-	call_then_land(&a, stack, ro, landing);
-	a.regs[5] = IDT_PAGE;
-	a.regs[4] = 1;
-	attack(&a, 0, &o);
+	call_chain(_metadata, "set_memory_ro(IDT), unisolated",
+		   sci_ksym("set_memory_ro"), IDT_PAGE, 1, 0, 0, &o);
 	EXPECT_TRUE(o.have && o.a.landed);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
