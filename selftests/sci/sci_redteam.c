@@ -975,10 +975,29 @@ TEST(power_transitions_refused_when_isolated)
  *    through its write, which returns to them (found by review: SCI's
  *    own writes that return to the SCI tables had no check after them).
  */
+/*
+ * The hook's "another CPU" is another than the one its ioctl runs on: on
+ * CPU 0 only, every step of a test names the same CPU's GDT (CPU 1's).
+ */
+static int pin_cpu0(cpu_set_t *old)
+{
+	cpu_set_t cpus;
+
+	if (sched_getaffinity(0, sizeof(*old), old) || !CPU_ISSET(0, old))
+		return -1;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	return sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
 enum reach { REACH_TEXT_POKE, REACH_SLEEP };
 
-static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
-				 const char *name, enum reach how)
+/* A WRITE's target: this CPU's sci_cr3_writes (the hook's words) */
+#define SCI_ATTACK_CR3_WRITES	0x5c1a77ac00000026ULL
+
+static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
+				   const char *name, enum reach how,
+				   bool forge_count)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
@@ -1017,7 +1036,12 @@ static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
 	if (pid == 0) {
 		int tfd = open(SCI_TEST_PATH, O_RDWR);
 
+		cpu_set_t old;
+
 		close(pfd[0]);
+		/* The count is per CPU: write it where the jump runs. */
+		if (forge_count && pin_cpu0(&old))
+			_exit(95);
 		if (tfd < 0 || sci_filter(-1, SECCOMP_RET_ISOLATE |
 					  SECCOMP_ISOLATE_KEEP))
 			_exit(90);
@@ -1028,6 +1052,23 @@ static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
 		/* The write's page is granted: no fault will check the jump. */
 		if (ioctl(tfd, SCI_TEST_MAPPED, (unsigned long)a.target) != 1)
 			_exit(92);
+		if (forge_count) {
+			/*
+			 * One write of ordinary data (a count of 1: "a check
+			 * before a write passed"), as a write primitive would;
+			 * ENOENT: the kernel has no such count to forge.
+			 */
+			struct sci_test_attack w;
+			__u32 one = 1;
+
+			memset(&w, 0, sizeof(w));
+			w.how = SCI_ATTACK_WRITE;
+			w.target = SCI_ATTACK_CR3_WRITES;
+			w.len = sizeof(one);
+			w.data = (unsigned long)&one;
+			if (ioctl(afd, SCI_TEST_ATTACK, &w) && errno != ENOENT)
+				_exit(96);
+		}
 		if (ioctl(afd, SCI_TEST_ATTACK, &a))
 			_exit(93);
 		if (write(pfd[1], &a, sizeof(a)) != sizeof(a))
@@ -1042,14 +1083,20 @@ static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
 	       escaped(&o) ? " ESCAPED to the full tables" : "",
 	       strstr(o.rec, "reason: ") ?: "no violation");
-	/* Not 90-92: the setup worked, and the write's page was granted. */
+	/* Not 90-96: the setup worked, and the write's page was granted. */
 	ASSERT_FALSE(WIFEXITED(o.status) && WEXITSTATUS(o.status) >= 90 &&
-		     WEXITSTATUS(o.status) <= 92);
+		     WEXITSTATUS(o.status) <= 96);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_TRUE(leave_killed(o.rec));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(afd);
+}
+
+static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
+				 const char *name, enum reach how)
+{
+	__jump_to_cr3_write_in(_metadata, name, how, false);
 }
 
 TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120)
@@ -1060,6 +1107,19 @@ TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120
 TEST_F_TIMEOUT(slow, jump_to_sci_return_write_in_reached_function_is_killed, 120)
 {
 	jump_to_cr3_write_in(_metadata, "sci_switch_in", REACH_SLEEP);
+}
+
+/*
+ * The same jump to load_new_mm_cr3()'s write after one write of ordinary
+ * data (review): the check after the kernel's own CR3 writes went by a
+ * per-CPU count that sci_cr3_write_begin() raised, writable there.  With
+ * it set to 1, the jump loaded the full tables and the chain went on
+ * there.  That check must go by SCI state alone.
+ */
+TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_with_forged_count_is_killed, 120)
+{
+	__jump_to_cr3_write_in(_metadata, "load_new_mm_cr3", REACH_TEXT_POKE,
+			       true);
 }
 
 /*
@@ -3187,21 +3247,6 @@ TEST(gdt_alias_write_is_killed)
 #define OTHER_GDT_PFN	0x5c1a77ac00000020ULL
 #define OTHER_GDT_PTE	0x5c1a77ac00000021ULL
 #define OTHER_CEA_PT	0x5c1a77ac00000022ULL
-
-/*
- * The hook's "another CPU" is another than the one its ioctl runs on: on
- * CPU 0 only, every step of a test names the same CPU's GDT (CPU 1's).
- */
-static int pin_cpu0(cpu_set_t *old)
-{
-	cpu_set_t cpus;
-
-	if (sched_getaffinity(0, sizeof(*old), old) || !CPU_ISSET(0, old))
-		return -1;
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	return sched_setaffinity(0, sizeof(cpus), &cpus);
-}
 
 TEST_F_TIMEOUT(slow, gdt_unmark_by_call_is_killed, 120)
 {
