@@ -12,8 +12,10 @@ _stext and _etext must be one of:
   premapped  in what the SCI tables map at rest: qemu/premap-scan.py and
              its allowlist cover these;
   bracketed  between sci_cr3_write_begin() and sci_cr3_write_end(): the
-             function raises the per-CPU count sci_cr3_writes before the
-             write and lowers it after (arch/x86/include/asm/sci.h);
+             function calls __sci_check_load() before the write and, after
+             it, takes the CPU's number from the GDT (LSL) for the check of
+             what was loaded against cpu_sci, whose failure jumps to
+             sci_leave_violation (arch/x86/include/asm/sci.h);
   listed     one of SCI's own writes, each checked after the write by
              other means (arch/x86/mm/sci.c), or another write allowed
              with its reason: at most COUNT writes in a function listed
@@ -79,11 +81,14 @@ def classify(name, insns, i, never, allow, seen, never_pages):
     """How the CR3 write insns[i] of function @name is checked, or None."""
     if name in never or never_pages[0] <= insns[i][0] < never_pages[1]:
         return "never"
-    count = [j for j, (_, s) in enumerate(insns) if "<sci_cr3_writes>" in s]
-    raised = any(j < i and insns[j][1].startswith("incl") for j in count)
-    lowered = any(j > i and re.match(r"(xadd|decl|lock xadd)", insns[j][1])
-                  for j in count)
-    if raised and lowered:
+    # In address order, not by control flow: the check's call before the
+    # write, the GDT's CPU number and the kill's jump after it.
+    before = any(j < i and "<__sci_check_load>" in s
+                 for j, (_, s) in enumerate(insns))
+    lsl = any(j > i and s.startswith("lsl ") for j, (_, s) in enumerate(insns))
+    kill = any(j > i and "<sci_leave_violation>" in s
+               for j, (_, s) in enumerate(insns))
+    if before and lsl and kill:
         return "bracketed"
     seen[name] = seen.get(name, 0) + 1
     if seen[name] <= allow.get(name, 0):

@@ -3364,6 +3364,108 @@ TEST_F_TIMEOUT(slow, task_release_by_call_writes_nothing, 120)
 }
 
 /*
+ * A sibling thread's SCI state (fifth review).  __sci_free() took any
+ * page of SCI state that no live syscall used for a task's descriptor,
+ * and sci_release_task() any task whose state was idle: a chain may call
+ * either at its first byte with the state, or the task, of another
+ * thread of its process that is in user mode (a read primitive finds
+ * them), which then used it again, freed.  The sibling here makes an
+ * isolated syscall (its state is made), spins in user mode while the
+ * other thread's chain calls the function, then makes another.  The
+ * state must not be freed: called isolated, __sci_free() kills the
+ * chain at the call; sci_release_task() does nothing; called unisolated
+ * (the control), both do nothing, and the sibling's second syscall
+ * comes back.
+ */
+#define SIBLING_SCI	0x5c1a77ac00000027ULL	/* SCI_ATTACK_SIBLING_SCI */
+#define SIBLING_TASK	0x5c1a77ac00000028ULL	/* SCI_ATTACK_SIBLING */
+
+struct sibling {
+	volatile int stage;	/* 1: state made, 2: go on, 3: done */
+	volatile long pid;
+};
+
+static void *sibling_thread(void *arg)
+{
+	struct sibling *s = arg;
+
+	/* Every syscall of this thread isolated, not the other's */
+	if (sci_filter(-1, SECCOMP_RET_ISOLATE))
+		_exit(97);
+	s->pid = syscall(__NR_getpid);
+	s->stage = 1;
+	while (s->stage != 2)
+		;
+	s->pid = syscall(__NR_getpid);
+	s->stage = 3;
+	for (;;)
+		;
+	return NULL;
+}
+
+static void sibling_state_call(struct __test_metadata *_metadata,
+			       const char *fn, __u64 arg, int isolate,
+			       struct outcome *o)
+{
+	unsigned long landing = sci_ksym("sci_test_landing");
+	int afd = open(SCI_ATTACK_PATH, O_RDWR);
+	struct sci_test_attack a;
+	__u64 stack[8];
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	ASSERT_LE(0, afd);
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, sci_ksym(fn));
+	call_then_land(&a, stack, sci_ksym(fn), landing);
+	a.regs[5] = arg;	/* %rdi */
+	a.regs[4] = 0;		/* %rsi: __sci_free()'s husk, false */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sibling s = { 0 };
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, sibling_thread, &s))
+			_exit(90);
+		while (s.stage != 1)
+			;
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(91);
+		if (ioctl(afd, SCI_TEST_ATTACK, &a))
+			_exit(92);
+		s.stage = 2;
+		while (s.stage != 3)
+			;
+		/* Both threads end here, not through exit_group's wait. */
+		_exit(s.pid == getpid() ? 0 : 93);
+	}
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+	TH_LOG("%s(sibling) %s: status %#x%s, %s", fn,
+	       isolate ? "isolated" : "unisolated", o->status,
+	       killed_by_sci(o) ? " killed by SCI" : "",
+	       strstr(o->rec, "reason: ") ?: "no violation");
+	close(afd);
+}
+
+TEST_F_TIMEOUT(slow, sibling_state_free_by_call_is_refused, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct outcome o;
+
+	sibling_state_call(_metadata, "__sci_free", SIBLING_SCI, 0, &o);
+	EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	sibling_state_call(_metadata, "__sci_free", SIBLING_SCI, 1, &o);
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_TRUE(leave_killed(o.rec));
+	sibling_state_call(_metadata, "sci_release_task", SIBLING_TASK, 0, &o);
+	EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	sibling_state_call(_metadata, "sci_release_task", SIBLING_TASK, 1, &o);
+	EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * The IDT's frame (fourth review): the CPU reads it through the
  * cpu_entry_area's read-only alias, and the kernel's own mappings of it are
  * read-only since boot (idt_write_is_refused), but a chain's call of
