@@ -35,7 +35,8 @@ enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_RET_ENTRY_STACK, SCI_ATTACK_IRQ_FRAME,
        SCI_ATTACK_IRQ_STACK_USED, SCI_ATTACK_RET_LANDED,
        SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP, SCI_ATTACK_TOUCH,
-       SCI_ATTACK_RET_ALT_STACK };
+       SCI_ATTACK_RET_ALT_STACK, SCI_ATTACK_RET_FORGED_GS,
+       SCI_ATTACK_JMP_PREEMPTED };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -995,10 +996,16 @@ enum reach { REACH_TEXT_POKE, REACH_SLEEP };
 /* A WRITE's target: this CPU's sci_cr3_writes (the hook's words) */
 #define SCI_ATTACK_CR3_WRITES	0x5c1a77ac00000026ULL
 
+/* __jump_to_cr3_write_in()'s @flags */
+#define FORGE_COUNT	0x1	/* write the CR3 write count first */
+#define PREEMPTED	0x2	/* jump once preempted in the same syscall */
+
 static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 				   const char *name, enum reach how,
-				   bool forge_count)
+				   unsigned int flags)
 {
+	bool forge_count = flags & FORGE_COUNT;
+	pid_t hog = -1;
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
 	unsigned long fn = sci_ksym(name);
@@ -1031,6 +1038,19 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 	a.regs[reg_index[sites.reg[0]]] = SCI_ATTACK_KERNEL_CR3;
 	ASSERT_EQ(0, pipe(pfd));
 	memset(&o, 0, sizeof(o));
+	if (flags & PREEMPTED) {
+		/* A busy task on CPU 0, which preempts the jumper there */
+		hog = fork();
+		ASSERT_LE(0, hog);
+		if (hog == 0) {
+			cpu_set_t old;
+
+			if (pin_cpu0(&old))
+				_exit(1);
+			for (;;)
+				;
+		}
+	}
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -1039,8 +1059,11 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 		cpu_set_t old;
 
 		close(pfd[0]);
-		/* The count is per CPU: write it where the jump runs. */
-		if (forge_count && pin_cpu0(&old))
+		/*
+		 * The count is per CPU: write it where the jump runs.  A
+		 * preemption needs another task running on that CPU.
+		 */
+		if ((flags & (FORGE_COUNT | PREEMPTED)) && pin_cpu0(&old))
 			_exit(95);
 		if (tfd < 0 || sci_filter(-1, SECCOMP_RET_ISOLATE |
 					  SECCOMP_ISOLATE_KEEP))
@@ -1069,6 +1092,8 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 			if (ioctl(afd, SCI_TEST_ATTACK, &w) && errno != ENOENT)
 				_exit(96);
 		}
+		if (flags & PREEMPTED)
+			a.how = SCI_ATTACK_JMP_PREEMPTED;
 		if (ioctl(afd, SCI_TEST_ATTACK, &a))
 			_exit(93);
 		if (write(pfd[1], &a, sizeof(a)) != sizeof(a))
@@ -1079,6 +1104,10 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 	o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
 	close(pfd[0]);
 	o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+	if (hog > 0) {
+		kill(hog, SIGKILL);
+		waitpid(hog, NULL, 0);
+	}
 	TH_LOG("status %#x%s%s, %s", o.status,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
 	       escaped(&o) ? " ESCAPED to the full tables" : "",
@@ -1096,7 +1125,7 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 static void jump_to_cr3_write_in(struct __test_metadata *_metadata,
 				 const char *name, enum reach how)
 {
-	__jump_to_cr3_write_in(_metadata, name, how, false);
+	__jump_to_cr3_write_in(_metadata, name, how, 0);
 }
 
 TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_in_reached_function_is_killed, 120)
@@ -1119,7 +1148,20 @@ TEST_F_TIMEOUT(slow, jump_to_sci_return_write_in_reached_function_is_killed, 120
 TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_with_forged_count_is_killed, 120)
 {
 	__jump_to_cr3_write_in(_metadata, "load_new_mm_cr3", REACH_TEXT_POKE,
-			       true);
+			       FORGE_COUNT);
+}
+
+/*
+ * The same jump, made in a syscall that was preempted first (a seventh
+ * review): the task is switched out from an interrupt, on the full
+ * tables, and back, and the interrupt returns to the SCI tables.  The
+ * switch in must not leave this CPU marked as gone from the SCI tables
+ * for good, which would let the jump through.
+ */
+TEST_F_TIMEOUT(slow, jump_to_kernel_cr3_write_after_preemption_is_killed, 120)
+{
+	__jump_to_cr3_write_in(_metadata, "load_new_mm_cr3", REACH_TEXT_POKE,
+			       PREEMPTED);
 }
 
 /*
@@ -3508,7 +3550,8 @@ TEST_F_TIMEOUT(slow, idt_made_writable_by_call_is_killed, 120)
  * same call from the task's stack and landed (its code grants kept, so
  * that no fault's entry sees the stack first).
  */
-TEST_F_TIMEOUT(slow, leave_on_another_stack_is_killed, 120)
+static void second_chain_leave_killed(struct __test_metadata *_metadata,
+				      int how, const char *what)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
@@ -3532,7 +3575,7 @@ TEST_F_TIMEOUT(slow, leave_on_another_stack_is_killed, 120)
 	stack2[0] = fn;
 	for (j = 1; j < 8; j++)
 		stack2[j] = landing;
-	b.how = SCI_ATTACK_RET_ALT_STACK;
+	b.how = how;
 	b.len = 8;
 	b.data = (unsigned long)stack2;
 	b.regs[5] = OTHER_GDT_PFN;
@@ -3562,7 +3605,7 @@ TEST_F_TIMEOUT(slow, leave_on_another_stack_is_killed, 120)
 	o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
 	close(pfd[0]);
 	o.status = sci_reap(pid, o.rec, sizeof(o.rec));
-	TH_LOG("from kernel data: status %#x%s%s, landed %llu, %s", o.status,
+	TH_LOG("%s: status %#x%s%s, landed %llu, %s", what, o.status,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
 	       escaped(&o) ? " ESCAPED to the full tables" : "",
 	       (unsigned long long)o.a.landed,
@@ -3575,6 +3618,39 @@ TEST_F_TIMEOUT(slow, leave_on_another_stack_is_killed, 120)
 	EXPECT_TRUE(leave_killed(o.rec));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 	close(afd);
+}
+
+TEST_F_TIMEOUT(slow, leave_on_another_stack_is_killed, 120)
+{
+	second_chain_leave_killed(_metadata, SCI_ATTACK_RET_ALT_STACK,
+				  "from kernel data");
+}
+
+/*
+ * The same section called with a GS base of the attacker's (sixth
+ * review): user mode sets one with WRGSBASE, and a return to the SWAPGS
+ * in asm_load_gs_index makes it the kernel's; every per-CPU value the
+ * section reads on the full tables would then be the attacker's, its
+ * CR3 and stack bounds included.  The hook plays that chain: its GS base
+ * is a copy of this CPU's per-CPU area in kernel data.  The check right
+ * after sci_leave_tables()'s CR3 write (GS base against
+ * __per_cpu_offset[] of the GDT's CPU number) must kill, with the leave
+ * reason: nothing before it faults (kept grants), so that no entry's own
+ * check of GS kills first.
+ */
+TEST_F_TIMEOUT(slow, leave_with_forged_gs_is_killed, 120)
+{
+	static char cpuinfo[1 << 16];
+	cpu_set_t old;
+
+	/* The hook loads the copy with WRGSBASE */
+	ASSERT_LT(0, sci_read_file("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)));
+	if (!strstr(cpuinfo, " fsgsbase"))
+		SKIP(return, "no FSGSBASE on this CPU");
+	ASSERT_EQ(0, pin_cpu0(&old));
+	second_chain_leave_killed(_metadata, SCI_ATTACK_RET_FORGED_GS,
+				  "with a forged GS");
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 /* A vmalloc()ed LDT's page at its direct-map address */
