@@ -996,6 +996,18 @@ enum reach { REACH_TEXT_POKE, REACH_SLEEP };
 /* A WRITE's target: this CPU's sci_cr3_writes (the hook's words) */
 #define SCI_ATTACK_CR3_WRITES	0x5c1a77ac00000026ULL
 
+/* A thread that keeps CPU 0 busy, so that a task pinned there is preempted */
+static void *spin_on_cpu0(void *arg)
+{
+	cpu_set_t old;
+
+	if (pin_cpu0(&old))
+		return NULL;
+	for (;;)
+		;
+	return NULL;
+}
+
 /* __jump_to_cr3_write_in()'s @flags */
 #define FORGE_COUNT	0x1	/* write the CR3 write count first */
 #define PREEMPTED	0x2	/* jump once preempted in the same syscall */
@@ -1005,7 +1017,6 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 				   unsigned int flags)
 {
 	bool forge_count = flags & FORGE_COUNT;
-	pid_t hog = -1;
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
 	unsigned long fn = sci_ksym(name);
@@ -1038,25 +1049,13 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 	a.regs[reg_index[sites.reg[0]]] = SCI_ATTACK_KERNEL_CR3;
 	ASSERT_EQ(0, pipe(pfd));
 	memset(&o, 0, sizeof(o));
-	if (flags & PREEMPTED) {
-		/* A busy task on CPU 0, which preempts the jumper there */
-		hog = fork();
-		ASSERT_LE(0, hog);
-		if (hog == 0) {
-			cpu_set_t old;
-
-			if (pin_cpu0(&old))
-				_exit(1);
-			for (;;)
-				;
-		}
-	}
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		int tfd = open(SCI_TEST_PATH, O_RDWR);
 
 		cpu_set_t old;
+		pthread_t hog;
 
 		close(pfd[0]);
 		/*
@@ -1064,6 +1063,9 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 		 * preemption needs another task running on that CPU.
 		 */
 		if ((flags & (FORGE_COUNT | PREEMPTED)) && pin_cpu0(&old))
+			_exit(95);
+		/* A busy thread of its own on that CPU, unfiltered, dies with it */
+		if ((flags & PREEMPTED) && pthread_create(&hog, NULL, spin_on_cpu0, NULL))
 			_exit(95);
 		if (tfd < 0 || sci_filter(-1, SECCOMP_RET_ISOLATE |
 					  SECCOMP_ISOLATE_KEEP))
@@ -1104,10 +1106,6 @@ static void __jump_to_cr3_write_in(struct __test_metadata *_metadata,
 	o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
 	close(pfd[0]);
 	o.status = sci_reap(pid, o.rec, sizeof(o.rec));
-	if (hog > 0) {
-		kill(hog, SIGKILL);
-		waitpid(hog, NULL, 0);
-	}
 	TH_LOG("status %#x%s%s, %s", o.status,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
 	       escaped(&o) ? " ESCAPED to the full tables" : "",
