@@ -36,7 +36,7 @@ enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_IRQ_STACK_USED, SCI_ATTACK_RET_LANDED,
        SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP, SCI_ATTACK_TOUCH,
        SCI_ATTACK_RET_ALT_STACK, SCI_ATTACK_RET_FORGED_GS,
-       SCI_ATTACK_JMP_PREEMPTED };
+       SCI_ATTACK_JMP_PREEMPTED, SCI_ATTACK_RET_FORGED_CPU };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -580,6 +580,54 @@ TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
 	TH_LOG("sci_switch_out: status %#x%s%s, %s", o.status,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
 	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation");
+	EXPECT_FALSE(escaped(&o));
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The same call after one write of task data (review 5): sci_switch_out()
+ * let its caller leave the SCI tables when task_curr(current) said the
+ * task was no longer the one running, which reads the task's CPU number
+ * and that CPU's runqueue, ordinary data.  With the CPU number another
+ * CPU's (SCI_ATTACK_RET_FORGED_CPU, for the chain only), the call left the
+ * SCI tables and returned into the chain on the full ones.  The scheduler
+ * must not leave the SCI tables on anything a write can forge.
+ */
+TEST_F_TIMEOUT(slow, call_of_switch_out_with_forged_task_cpu_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_switch_out");
+	struct sci_test_attack a;
+	struct outcome o;
+	__u64 stack[8];
+
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	call_then_land(&a, stack, fn, landing);
+	a.how = SCI_ATTACK_RET_FORGED_CPU;
+	attack(&a, 1, &o);
+	/*
+	 * A chain that got the full tables may still be killed later (the
+	 * syscall's end finds SCI's state gone): ask where it landed.
+	 */
+	if (!o.have) {
+		struct sci_test_attack q = { .how = SCI_ATTACK_RET_LANDED,
+					     .target = 1 };
+		int fd = open(SCI_ATTACK_PATH, O_RDWR);
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ioctl(fd, SCI_TEST_ATTACK, &q));
+		close(fd);
+		o.a = q;
+		o.have = 1;
+	}
+	TH_LOG("sci_switch_out, forged CPU: status %#x%s%s, landed %llu, %s",
+	       o.status, killed_by_sci(&o) ? " killed by SCI" : "",
+	       escaped(&o) ? " ESCAPED to the full tables" : "",
+	       (unsigned long long)o.a.landed,
 	       strstr(o.rec, "reason: ") ?: "no violation");
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
