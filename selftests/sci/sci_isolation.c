@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
@@ -282,6 +283,47 @@ TEST(sleep_migrate_then_bad_call)
 	ASSERT_EQ(1, cpu);
 	ASSERT_KILLED(status);
 	ASSERT_LT(switches, sci_stat("switches_out"));
+}
+
+/*
+ * An isolated syscall that sleeps leaves the SCI tables through the
+ * scheduler's door, an exception whose return goes back to them (series
+ * 0100): each sleep is counted there (sched_doors), and each switch out
+ * and back through it (resumes_on_sci).  The sleeps must come back, and
+ * the task must stay isolated: a bad call after them is still killed.
+ */
+TEST(isolated_sleep_goes_through_the_door)
+{
+	long doors = sci_stat("sched_doors"), resumes = sci_stat("resumes_on_sci");
+	int fd = test_fd(), status, i;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, doors);
+	ASSERT_LE(0, resumes);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct timespec ts = { 0, 2 * 1000 * 1000 };
+
+		if (sci_filter(__NR_clock_nanosleep, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		for (i = 0; i < 5; i++)
+			if (syscall(__NR_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, NULL))
+				_exit(91);
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(92);
+		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "bad call after sleeps");
+		_exit(0);
+	}
+	status = sci_reap(pid, NULL, 0);
+	TH_LOG("door entries %ld -> %ld, resumes %ld -> %ld", doors,
+	       sci_stat("sched_doors"), resumes, sci_stat("resumes_on_sci"));
+	ASSERT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) >= 90);
+	ASSERT_KILLED(status);
+	/* Other isolated tasks may sleep too: at least these five. */
+	ASSERT_LE(doors + 5, sci_stat("sched_doors"));
+	ASSERT_LE(resumes + 5, sci_stat("resumes_on_sci"));
 }
 
 static void *spin(void *arg)
