@@ -15,6 +15,7 @@
 #include <sys/user.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <linux/reboot.h>
 
 #include "kselftest_harness.h"
 #include "sci.h"
@@ -324,6 +325,54 @@ TEST(isolated_sleep_goes_through_the_door)
 	/* Other isolated tasks may sleep too: at least these five. */
 	ASSERT_LE(doors + 5, sci_stat("sched_doors"));
 	ASSERT_LE(resumes + 5, sci_stat("resumes_on_sci"));
+}
+
+/*
+ * reboot(2) in a pid namespace other than the initial one kills the
+ * namespace's init and exits the caller (reboot_pid_ns(): do_exit(0)),
+ * from inside the syscall.  Isolated, that exit leaves the SCI state like
+ * exit_group() does: it must not be taken for a chain's call of the way
+ * off the SCI tables (a false kill, and a violation on record).
+ */
+TEST(isolated_reboot_in_pid_namespace_exits)
+{
+	long violations = sci_stat("violations");
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, violations);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pid_t init;
+		int st;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(90);
+		init = fork();
+		if (init < 0)
+			_exit(91);
+		if (init == 0) {
+			if (sci_filter(__NR_reboot, SECCOMP_RET_ISOLATE))
+				_exit(92);
+			syscall(__NR_reboot, LINUX_REBOOT_MAGIC1,
+				LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_RESTART, NULL);
+			_exit(93);
+		}
+		if (waitpid(init, &st, 0) != init)
+			_exit(94);
+		/* 0: reboot_pid_ns()'s do_exit(0); else the status, >= 100 */
+		if (WIFEXITED(st))
+			_exit(WEXITSTATUS(st));
+		_exit(100 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("status %#x, violations %ld -> %ld", status, violations,
+	       sci_stat("violations"));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	/* Nothing else isolated runs meanwhile: no violation at all */
+	ASSERT_EQ(violations, sci_stat("violations"));
 }
 
 static void *spin(void *arg)
