@@ -3340,6 +3340,29 @@ TEST(gdt_alias_write_is_killed)
 }
 
 /*
+ * cpu_sci and sci_cea_flag, the per-CPU state every check of SCI's reads
+ * (the SCI tables' CR3, the pt_regs an exception returns by, "gone"), were
+ * read-only on the SCI tables at their per-CPU address only (ninth
+ * review): through a vmalloc alias of the page, a write was granted, and
+ * a cpu_sci.sci_cr3 of 0 turns the kernel's own CR3 writes into a way off
+ * the SCI tables.  Read-only by frame, like the GDT.
+ */
+#define CPU_SCI_ALIAS	0x5c1a77ac00000029ULL	/* SCI_ATTACK_CPU_SCI_ALIAS */
+#define CEA_FLAG_ALIAS	0x5c1a77ac0000002aULL	/* SCI_ATTACK_CEA_FLAG_ALIAS */
+
+TEST(cpu_sci_alias_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, CPU_SCI_ALIAS,
+			       "reason: write to SCI's per-CPU state");
+}
+
+TEST(sci_cea_flag_alias_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, CEA_FLAG_ALIAS,
+			       "reason: write to SCI's per-CPU state");
+}
+
+/*
  * SCI's own unmarking of a read-only frame, sci_mark_ro_frame(pfn, false),
  * called by a chain at its first byte with another CPU's GDT frame (third
  * review of the cpu_entry_area patch): it cleared the frame's bit, and a
