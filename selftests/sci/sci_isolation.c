@@ -388,6 +388,61 @@ TEST(isolated_reboot_in_pid_namespace_exits)
 	ASSERT_EQ(violations, sci_stat("violations"));
 }
 
+/*
+ * What a reader blocked on an empty pipe waits in, by /proc/PID/wchan,
+ * with read() isolated or not, in @buf; the reader is then released.
+ */
+static void pipe_reader_wchan(struct __test_metadata *_metadata, int isolate,
+			      char *buf, size_t len)
+{
+	char path[64], stat[512], *p;
+	int fds[2], i;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char c;
+
+		close(fds[1]);
+		if (isolate && sci_filter(__NR_read, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		_exit(read(fds[0], &c, 1) == 1 ? 0 : 91);
+	}
+	close(fds[0]);
+	/* Asleep ("S" in stat) before wchan is read */
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 200; i++) {
+		usleep(10000);
+		if (sci_read_file(path, stat, sizeof(stat)) > 0 &&
+		    (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'S')
+			break;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	ASSERT_LT(0, sci_read_file(path, buf, len));
+	ASSERT_EQ(1, write(fds[1], "x", 1));
+	close(fds[1]);
+	i = sci_reap(pid, NULL, 0);
+	ASSERT_EXIT0(i);
+}
+
+/*
+ * A task asleep in an isolated syscall sleeps in the scheduler's door
+ * (series 0100): its wchan must still name what it waits in, as without
+ * isolation, not the door's exception handler.
+ */
+TEST(isolated_sleep_wchan_names_the_waiter)
+{
+	char plain[128], isolated[128];
+
+	pipe_reader_wchan(_metadata, 0, plain, sizeof(plain));
+	pipe_reader_wchan(_metadata, 1, isolated, sizeof(isolated));
+	TH_LOG("wchan: %s unisolated, %s isolated", plain, isolated);
+	ASSERT_STRNE("0", plain);
+	ASSERT_STREQ(plain, isolated);
+}
+
 static void *spin(void *arg)
 {
 	for (;;)
