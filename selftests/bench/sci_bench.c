@@ -79,7 +79,7 @@ static const int iso_mode[NISO] = { M_ISOLATE, M_KEEPD, M_KEEP };
 
 enum {
 	OP_EMPTY, OP_GETPID, OP_READ1, OP_READ64K, OP_WRITE, OP_OPEN,
-	OP_MMAP, OP_FORK, OP_EXEC, OP_IOCTL, NOPS
+	OP_MMAP, OP_FORK, OP_EXEC, OP_IOCTL, OP_YIELD, NOPS
 };
 static const struct {
 	const char *name;	/* CSV */
@@ -96,6 +96,11 @@ static const struct {
 	[OP_FORK]	= { "fork_wait", "fork+exit+wait", 500 },
 	[OP_EXEC]	= { "fork_execve_wait", "fork+execve+wait", 500 },
 	[OP_IOCTL]	= { "ioctl_get_answer", "ioctl GET_ANSWER", 20000 },
+	/*
+	 * Nothing else runnable on the CPU: __schedule() without a switch,
+	 * through the scheduler's door (series 0100) when isolated
+	 */
+	[OP_YIELD]	= { "sched_yield", "sched_yield (no switch)", 20000 },
 };
 
 /*
@@ -299,6 +304,10 @@ static int do_op(struct wctx *w, int op, int n)
 			break;
 		case OP_IOCTL:
 			if (ioctl(w->test_fd, SCI_TEST_GET_ANSWER) != 42)
+				return -1;
+			break;
+		case OP_YIELD:
+			if (sched_yield())
 				return -1;
 			break;
 		default:
