@@ -110,12 +110,13 @@ static const struct {
 enum { ST_SYSCALLS, ST_CODE, ST_DATA, ST_GRANTS, ST_VIOL, ST_KILLS,
        ST_TABLES, ST_TPAGES, ST_SWITCHES, ST_FAULT_NS, ST_RESUMES,
        ST_REVAL_RANGES, ST_REVAL_ALL, ST_REGRANTS, ST_TABLE_COPIES,
-       ST_STALE, ST_KEEP_REVOKES, ST_PCID, NST };
+       ST_STALE, ST_KEEP_REVOKES, ST_PCID, ST_DOORS, NST };
 static const char *const st_name[NST] = {
 	"syscalls", "code_faults", "data_faults", "grants", "violations",
 	"kills", "tables", "table_pages", "switches_out", "fault_ns",
 	"resumes_on_sci", "revalidate_ranges", "revalidate_all",
 	"regrants", "table_copies", "stale_grants", "keep_revokes", "pcid",
+	"sched_doors",
 };
 
 /*
@@ -1508,7 +1509,7 @@ static void exposure_report(void)
 static int pcid_on = -1;
 
 struct events {
-	double sysc, code, data, cr3, sci_loads, full, single, copies;
+	double sysc, code, data, doors, cr3, sci_loads, full, single, copies;
 	double handler_us;	/* per fault, TCG; < 0: no fault */
 	double est_nopcid, est_pcid;
 };
@@ -1528,20 +1529,22 @@ static struct events events_of(int op, int i)
 	/*
 	 * Each syscall loads the SCI tables and the kernel tables once; each
 	 * SCI fault leaves the SCI tables for the kernel's and comes back;
-	 * a switch out on the SCI tables leaves them, a resume loads them.
+	 * so does each entry of the scheduler's door (series 0100), an
+	 * exception round trip like a fault's, switch or not.
 	 */
-	e.cr3 = 2 + (2 * faults + m[ST_SWITCHES] + m[ST_RESUMES]) / e.sysc;
-	e.sci_loads = 1 + (faults + m[ST_RESUMES]) / e.sysc;
+	e.doors = m[ST_DOORS] / e.sysc;
+	e.cr3 = 2 + 2 * (faults + m[ST_DOORS]) / e.sysc;
+	e.sci_loads = 1 + (faults + m[ST_DOORS]) / e.sysc;
 	/* Without PCID every CR3 write flushes; with it, the SCI loads. */
 	e.full = pcid_on == 1 ? e.sci_loads : e.cr3;
 	/* Regrants: SCI flushes nothing for them (the CR3 reload does). */
 	e.single = m[ST_REGRANTS] / e.sysc;
 	e.copies = m[ST_TABLE_COPIES] / e.sysc;
 	e.handler_us = faults >= 0.5 ? m[ST_FAULT_NS] / faults / 1000 : -1;
-	e.est_nopcid = ((e.code + e.data) * HW_PF_NS + e.cr3 * HW_CR3_NS +
+	e.est_nopcid = ((e.code + e.data + e.doors) * HW_PF_NS + e.cr3 * HW_CR3_NS +
 			e.cr3 * flush_ns +
 			e.copies * HW_COPY_NS) / 1000;
-	e.est_pcid = ((e.code + e.data) * HW_PF_NS + e.cr3 * HW_CR3_NS +
+	e.est_pcid = ((e.code + e.data + e.doors) * HW_PF_NS + e.cr3 * HW_CR3_NS +
 		      e.sci_loads * flush_ns +
 		      e.copies * HW_COPY_NS) / 1000;
 	return e;
@@ -1557,12 +1560,13 @@ static void events_report(void)
 	  "faults; cr3: CR3 writes, not counted by the kernel, a floor derived\n"
 	  "from the counters: the SCI and the kernel tables loaded once a syscall\n"
 	  "(2), each SCI fault on the SCI tables goes to the kernel tables and\n"
-	  "back (2), each switch out (switches_out) and resume (resumes_on_sci)\n"
-	  "on the SCI tables one more; interrupts and faults on user addresses\n"
-	  "are not in it.  full: full TLB flushes, ");
+	  "back (2), and so does each entry of the scheduler's door (sched_doors,\n"
+	  "an exception round trip, counted as a #PF's in the estimate);\n"
+	  "interrupts and faults on user addresses are not in it.  full: full\n"
+	  "TLB flushes, ");
 	if (pcid_on == 1)
 		T("with PCID (stats: pcid 1): only the loads of\n"
-		  "the SCI tables flush (the SCI PCID), 1 + faults + resumes.  ");
+		  "the SCI tables flush (the SCI PCID), 1 + faults + doors.  ");
 	else
 		T("without PCID (stats: pcid %d;\n"
 		  "QEMU TCG has none): every CR3 write flushes the non-global TLB,\n"

@@ -286,45 +286,76 @@ TEST(sleep_migrate_then_bad_call)
 	ASSERT_LT(switches, sci_stat("switches_out"));
 }
 
+/* Wait (up to 2 s) until @pid sleeps: "S" in /proc/PID/stat */
+static int wait_asleep(pid_t pid)
+{
+	char path[64], stat[512], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (i = 0; i < 200; i++) {
+		usleep(10000);
+		if (sci_read_file(path, stat, sizeof(stat)) > 0 &&
+		    (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'S')
+			return 0;
+	}
+	return -1;
+}
+
 /*
  * An isolated syscall that sleeps leaves the SCI tables through the
  * scheduler's door, an exception whose return goes back to them (series
  * 0100): each sleep is counted there (sched_doors), and each switch out
- * and back through it (resumes_on_sci).  The sleeps must come back, and
- * the task must stay isolated: a bad call after them is still killed.
+ * and back through it (resumes_on_sci).  Three isolated reads of an
+ * empty pipe, each written only once the reader sleeps, must sleep
+ * there; the task must stay isolated: a bad call after them is killed.
  */
 TEST(isolated_sleep_goes_through_the_door)
 {
 	long doors = sci_stat("sched_doors"), resumes = sci_stat("resumes_on_sci");
-	int fd = test_fd(), status, i;
+	int fd = test_fd(), fds[2], ack[2], status, i;
 	pid_t pid;
+	char c;
 
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, doors);
 	ASSERT_LE(0, resumes);
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe(ack));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct timespec ts = { 0, 2 * 1000 * 1000 };
-
-		if (sci_filter(__NR_clock_nanosleep, SECCOMP_RET_ISOLATE))
+		close(fds[1]);
+		close(ack[0]);
+		if (sci_filter(__NR_read, SECCOMP_RET_ISOLATE))
 			_exit(90);
-		for (i = 0; i < 5; i++)
-			if (syscall(__NR_clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, NULL))
+		/* Each byte read, said back (write(2) is not isolated) */
+		for (i = 0; i < 3; i++)
+			if (read(fds[0], &c, 1) != 1 || write(ack[1], &c, 1) != 1)
 				_exit(91);
 		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 			_exit(92);
 		ioctl(fd, SCI_TEST_WRITE_DMESG_BAD, "bad call after sleeps");
 		_exit(0);
 	}
+	close(fds[0]);
+	close(ack[1]);
+	/* The next byte only once the reader took the last and sleeps again */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, wait_asleep(pid));
+		ASSERT_EQ(1, write(fds[1], "x", 1));
+		ASSERT_EQ(1, read(ack[0], &c, 1));
+	}
+	close(fds[1]);
+	close(ack[0]);
 	status = sci_reap(pid, NULL, 0);
 	TH_LOG("door entries %ld -> %ld, resumes %ld -> %ld", doors,
 	       sci_stat("sched_doors"), resumes, sci_stat("resumes_on_sci"));
 	ASSERT_FALSE(WIFEXITED(status) && WEXITSTATUS(status) >= 90);
 	ASSERT_KILLED(status);
-	/* Other isolated tasks may sleep too: at least these five. */
-	ASSERT_LE(doors + 5, sci_stat("sched_doors"));
-	ASSERT_LE(resumes + 5, sci_stat("resumes_on_sci"));
+	/* Other isolated tasks may sleep too: at least these three. */
+	ASSERT_LE(doors + 3, sci_stat("sched_doors"));
+	ASSERT_LE(resumes + 3, sci_stat("resumes_on_sci"));
 }
 
 /*
@@ -395,7 +426,7 @@ TEST(isolated_reboot_in_pid_namespace_exits)
 static void pipe_reader_wchan(struct __test_metadata *_metadata, int isolate,
 			      char *buf, size_t len)
 {
-	char path[64], stat[512], *p;
+	char path[64];
 	int fds[2], i;
 	pid_t pid;
 
@@ -411,14 +442,8 @@ static void pipe_reader_wchan(struct __test_metadata *_metadata, int isolate,
 		_exit(read(fds[0], &c, 1) == 1 ? 0 : 91);
 	}
 	close(fds[0]);
-	/* Asleep ("S" in stat) before wchan is read */
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	for (i = 0; i < 200; i++) {
-		usleep(10000);
-		if (sci_read_file(path, stat, sizeof(stat)) > 0 &&
-		    (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'S')
-			break;
-	}
+	/* Asleep before wchan is read */
+	ASSERT_EQ(0, wait_asleep(pid));
 	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
 	ASSERT_LT(0, sci_read_file(path, buf, len));
 	ASSERT_EQ(1, write(fds[1], "x", 1));
