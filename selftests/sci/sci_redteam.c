@@ -565,23 +565,49 @@ static void call_chain(struct __test_metadata *_metadata, const char *what,
 	       strstr(o->rec, "reason: ") ?: "no violation");
 }
 
-TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
+/*
+ * A chain that calls sci_switch_out() at its first byte, then lands, run
+ * by attack mode @how from an isolated child; logged as @what.  A chain
+ * that got the full tables may still be killed later (the syscall's end
+ * finds SCI's state gone): then the hook says where it landed.
+ */
+static void switch_out_chain(struct __test_metadata *_metadata, int how,
+			     const char *what, struct outcome *o)
 {
-	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
 	unsigned long fn = sci_ksym("sci_switch_out");
 	struct sci_test_attack a;
-	struct outcome o;
 	__u64 stack[8];
 
 	ASSERT_NE(0, landing);
 	ASSERT_NE(0, fn);
 	call_then_land(&a, stack, fn, landing);
-	attack(&a, 1, &o);
-	TH_LOG("sci_switch_out: status %#x%s%s, %s", o.status,
-	       killed_by_sci(&o) ? " killed by SCI" : "",
-	       escaped(&o) ? " ESCAPED to the full tables" : "",
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	a.how = how;
+	attack(&a, 1, o);
+	if (!o->have) {
+		struct sci_test_attack q = { .how = SCI_ATTACK_RET_LANDED,
+					     .target = 1 };
+		int fd = open(SCI_ATTACK_PATH, O_RDWR);
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, ioctl(fd, SCI_TEST_ATTACK, &q));
+		close(fd);
+		o->a = q;
+		o->have = 1;
+	}
+	TH_LOG("%s: status %#x%s%s, landed %llu, %s", what, o->status,
+	       killed_by_sci(o) ? " killed by SCI" : "",
+	       escaped(o) ? " ESCAPED to the full tables" : "",
+	       (unsigned long long)o->a.landed,
+	       strstr(o->rec, "reason: ") ?: "no violation");
+}
+
+TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	struct outcome o;
+
+	switch_out_chain(_metadata, SCI_ATTACK_RET, "sci_switch_out", &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
@@ -601,37 +627,10 @@ TEST_F_TIMEOUT(slow, c_function_leaving_sci_tables_is_killed, 120)
 TEST_F_TIMEOUT(slow, call_of_switch_out_with_forged_task_cpu_is_killed, 120)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	unsigned long landing = sci_ksym("sci_test_landing");
-	unsigned long fn = sci_ksym("sci_switch_out");
-	struct sci_test_attack a;
 	struct outcome o;
-	__u64 stack[8];
 
-	ASSERT_NE(0, landing);
-	ASSERT_NE(0, fn);
-	call_then_land(&a, stack, fn, landing);
-	a.how = SCI_ATTACK_RET_FORGED_CPU;
-	attack(&a, 1, &o);
-	/*
-	 * A chain that got the full tables may still be killed later (the
-	 * syscall's end finds SCI's state gone): ask where it landed.
-	 */
-	if (!o.have) {
-		struct sci_test_attack q = { .how = SCI_ATTACK_RET_LANDED,
-					     .target = 1 };
-		int fd = open(SCI_ATTACK_PATH, O_RDWR);
-
-		ASSERT_LE(0, fd);
-		ASSERT_EQ(0, ioctl(fd, SCI_TEST_ATTACK, &q));
-		close(fd);
-		o.a = q;
-		o.have = 1;
-	}
-	TH_LOG("sci_switch_out, forged CPU: status %#x%s%s, landed %llu, %s",
-	       o.status, killed_by_sci(&o) ? " killed by SCI" : "",
-	       escaped(&o) ? " ESCAPED to the full tables" : "",
-	       (unsigned long long)o.a.landed,
-	       strstr(o.rec, "reason: ") ?: "no violation");
+	switch_out_chain(_metadata, SCI_ATTACK_RET_FORGED_CPU,
+			 "sci_switch_out, forged CPU", &o);
 	EXPECT_FALSE(escaped(&o));
 	EXPECT_TRUE(killed_by_sci(&o));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
