@@ -3617,6 +3617,136 @@ TEST_F_TIMEOUT(slow, sibling_state_free_by_call_is_refused, 120)
 }
 
 /*
+ * The stack class (Documentation/x86/sci.rst, "Limits"): a task asleep in
+ * an isolated syscall left its switch frame (struct inactive_task_frame,
+ * at its thread.sp) and the frames of the scheduler's door and of the
+ * handler it slept in on its kernel stack, which another thread's
+ * isolated syscall is granted writable like any kernel data.  Here that
+ * other thread writes the switch frame's return address
+ * (SCI_ATTACK_SIBLING_SWITCH_RET) while the sleeper is asleep in an
+ * isolated ioctl (SCI_TEST_SLEEP_BAD, an msleep()): when switched in, the
+ * sleeper would return to sci_test_switch_landing() on the full tables.
+ * Unisolated (the control) the landing runs; isolated, the frames are
+ * on a stack of SCI state, read-only on every SCI table: the write is
+ * killed, and nothing lands.
+ */
+#define SIBLING_SWITCH_RET	0x5c1a77ac0000002bULL
+#define SWITCH_LANDING		0x5c1a77ac0000002cULL
+
+struct switch_write {
+	int afd;
+	pid_t sleeper;
+	int pfd;
+};
+
+static void *switch_writer(void *arg)
+{
+	struct switch_write *w = arg;
+	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8 };
+	char path[64], stat[512], *p;
+	__u64 val = SWITCH_LANDING, r[2];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", w->sleeper);
+	for (i = 0; i < 1000; i++) {
+		if (sci_read_file(path, stat, sizeof(stat)) > 0 &&
+		    (p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'D')
+			break;
+		usleep(1000);
+	}
+	if (i == 1000)
+		_exit(93);
+	a.target = SIBLING_SWITCH_RET;
+	a.data = (unsigned long)&val;
+	if (ioctl(w->afd, SCI_TEST_ATTACK, &a))
+		_exit(94);
+	/* The sleeper wakes within a second: did it land? */
+	for (i = 0; i < 300; i++) {
+		memset(&a, 0, sizeof(a));
+		a.how = SCI_ATTACK_RET_LANDED;
+		a.target = 2;
+		if (ioctl(w->afd, SCI_TEST_ATTACK, &a))
+			_exit(95);
+		if (a.landed)
+			break;
+		usleep(10 * 1000);
+	}
+	r[0] = a.landed;
+	r[1] = a.landed_cr3;
+	if (write(w->pfd, r, sizeof(r)) != sizeof(r))
+		_exit(96);
+	_exit(0);
+	return NULL;
+}
+
+static void switch_frame_write(struct __test_metadata *_metadata,
+			       int isolate, struct frame_outcome *o)
+{
+	int fd = test_fd(), pfd[2];
+	struct switch_write w;
+	__u64 r[2];
+	pid_t pid;
+
+	memset(o, 0, sizeof(*o));
+	ASSERT_LE(0, fd);
+	w.afd = open(SCI_ATTACK_PATH, O_RDWR);
+	ASSERT_LE(0, w.afd);
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		close(pfd[0]);
+		w.pfd = pfd[1];
+		w.sleeper = syscall(__NR_gettid);
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (pthread_create(&t, NULL, switch_writer, &w))
+			_exit(91);
+		/* Asleep a second, then a bad call (a kill) if isolated */
+		ioctl(fd, SCI_TEST_SLEEP_BAD, 1000UL);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	o->back = read(pfd[0], r, sizeof(r)) == sizeof(r);
+	if (o->back) {
+		o->landed = r[0];
+		o->landed_cr3 = r[1];
+	}
+	close(pfd[0]);
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+	log_frame(_metadata, isolate ? "isolated" : "unisolated", o);
+	close(w.afd);
+	close(fd);
+}
+
+TEST_F_TIMEOUT(slow, sleeping_sibling_switch_frame_write_is_killed, 120)
+{
+	struct frame_outcome o;
+	long oops;
+
+	/*
+	 * The control: the write lands the sleeper, which dies alone
+	 * (make_task_dead(), which counts an oops).
+	 */
+	switch_frame_write(_metadata, 0, &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_EQ(1, o.landed);
+	ASSERT_EXIT0(o.status);
+	oops = sci_read_long("/sys/kernel/oops_count");
+	switch_frame_write(_metadata, 1, &o);
+	if (o.landed)
+		TH_LOG("ESCAPED: the sleeper landed on CR3 %#llx",
+		       (unsigned long long)o.landed_cr3);
+	EXPECT_EQ(0, o.landed);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to SCI state"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * The IDT's frame (fourth review): the CPU reads it through the
  * cpu_entry_area's read-only alias, and the kernel's own mappings of it are
  * read-only since boot (idt_write_is_refused), but a chain's call of
