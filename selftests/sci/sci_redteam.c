@@ -3624,8 +3624,9 @@ TEST_F_TIMEOUT(slow, sibling_state_free_by_call_is_refused, 120)
  * isolated syscall is granted writable like any kernel data.  Here that
  * other thread writes the switch frame's return address
  * (SCI_ATTACK_SIBLING_SWITCH_RET) while the sleeper is asleep in an
- * isolated ioctl (SCI_TEST_SLEEP_BAD, an msleep()): when switched in, the
- * sleeper would return to sci_test_switch_landing() on the full tables.
+ * isolated ioctl (SCI_TEST_SLEEP_BAD, an msleep(), then a bad call):
+ * when switched in, the sleeper would return to sci_test_switch_landing()
+ * on the full tables.
  * Unisolated (the control) the landing runs; isolated, the frames are
  * on a stack of SCI state, read-only on every SCI table: the write is
  * killed, and nothing lands.
@@ -3634,19 +3635,35 @@ TEST_F_TIMEOUT(slow, sibling_state_free_by_call_is_refused, 120)
 #define SWITCH_LANDING		0x5c1a77ac0000002cULL
 
 struct switch_write {
-	int afd;
-	pid_t sleeper;
-	int pfd;
+	int fd;
+	volatile pid_t sleeper;
 };
 
-static void *switch_writer(void *arg)
+/* The sleeper: asleep a second, then a bad call (a kill) if isolated */
+static void *switch_sleeper(void *arg)
 {
 	struct switch_write *w = arg;
+
+	w->sleeper = syscall(__NR_gettid);
+	ioctl(w->fd, SCI_TEST_SLEEP_BAD, 1000UL);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * The writer is the main thread, so that /proc/PID/sci is its record:
+ * write the sleeper's switch frame, then wait for a landing.
+ */
+static int switch_writer(struct switch_write *w, int afd, int pfd)
+{
 	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8 };
 	char path[64], stat[512], *p;
 	__u64 val = SWITCH_LANDING, r[2];
 	int i;
 
+	while (!w->sleeper)
+		;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", w->sleeper);
 	for (i = 0; i < 1000; i++) {
 		if (sci_read_file(path, stat, sizeof(stat)) > 0 &&
@@ -3655,42 +3672,40 @@ static void *switch_writer(void *arg)
 		usleep(1000);
 	}
 	if (i == 1000)
-		_exit(93);
+		return 93;
 	a.target = SIBLING_SWITCH_RET;
 	a.data = (unsigned long)&val;
-	if (ioctl(w->afd, SCI_TEST_ATTACK, &a))
-		_exit(94);
+	if (ioctl(afd, SCI_TEST_ATTACK, &a))
+		return 94;
 	/* The sleeper wakes within a second: did it land? */
 	for (i = 0; i < 300; i++) {
 		memset(&a, 0, sizeof(a));
 		a.how = SCI_ATTACK_RET_LANDED;
 		a.target = 2;
-		if (ioctl(w->afd, SCI_TEST_ATTACK, &a))
-			_exit(95);
+		if (ioctl(afd, SCI_TEST_ATTACK, &a))
+			return 95;
 		if (a.landed)
 			break;
 		usleep(10 * 1000);
 	}
 	r[0] = a.landed;
 	r[1] = a.landed_cr3;
-	if (write(w->pfd, r, sizeof(r)) != sizeof(r))
-		_exit(96);
-	_exit(0);
-	return NULL;
+	if (write(pfd, r, sizeof(r)) != sizeof(r))
+		return 96;
+	return 0;
 }
 
 static void switch_frame_write(struct __test_metadata *_metadata,
 			       int isolate, struct frame_outcome *o)
 {
-	int fd = test_fd(), pfd[2];
-	struct switch_write w;
+	int afd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	struct switch_write w = { .fd = test_fd() };
 	__u64 r[2];
 	pid_t pid;
 
 	memset(o, 0, sizeof(*o));
-	ASSERT_LE(0, fd);
-	w.afd = open(SCI_ATTACK_PATH, O_RDWR);
-	ASSERT_LE(0, w.afd);
+	ASSERT_LE(0, w.fd);
+	ASSERT_LE(0, afd);
 	ASSERT_EQ(0, pipe(pfd));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -3698,16 +3713,12 @@ static void switch_frame_write(struct __test_metadata *_metadata,
 		pthread_t t;
 
 		close(pfd[0]);
-		w.pfd = pfd[1];
-		w.sleeper = syscall(__NR_gettid);
 		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 			_exit(90);
-		if (pthread_create(&t, NULL, switch_writer, &w))
+		if (pthread_create(&t, NULL, switch_sleeper, &w))
 			_exit(91);
-		/* Asleep a second, then a bad call (a kill) if isolated */
-		ioctl(fd, SCI_TEST_SLEEP_BAD, 1000UL);
-		for (;;)
-			pause();
+		/* Both threads end here, not in the sleeper's ioctl. */
+		_exit(switch_writer(&w, afd, pfd[1]));
 	}
 	close(pfd[1]);
 	o->back = read(pfd[0], r, sizeof(r)) == sizeof(r);
@@ -3718,8 +3729,8 @@ static void switch_frame_write(struct __test_metadata *_metadata,
 	close(pfd[0]);
 	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
 	log_frame(_metadata, isolate ? "isolated" : "unisolated", o);
-	close(w.afd);
-	close(fd);
+	close(afd);
+	close(w.fd);
 }
 
 TEST_F_TIMEOUT(slow, sleeping_sibling_switch_frame_write_is_killed, 120)
