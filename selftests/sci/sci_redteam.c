@@ -3619,23 +3619,34 @@ TEST_F_TIMEOUT(slow, sibling_state_free_by_call_is_refused, 120)
 /*
  * The stack class (Documentation/x86/sci.rst, "Limits"): a task asleep in
  * an isolated syscall left its switch frame (struct inactive_task_frame,
- * at its thread.sp) and the frames of the scheduler's door and of the
- * handler it slept in on its kernel stack, which another thread's
- * isolated syscall is granted writable like any kernel data.  Here that
- * other thread writes the switch frame's return address
- * (SCI_ATTACK_SIBLING_SWITCH_RET) while the sleeper is asleep in an
- * isolated ioctl (SCI_TEST_SLEEP_BAD, an msleep(), then a bad call):
- * when switched in, the sleeper would return to sci_test_switch_landing()
- * on the full tables.
- * Unisolated (the control) the landing runs; isolated, the frames are
- * on a stack of SCI state, read-only on every SCI table: the write is
- * killed, and nothing lands.
+ * at its thread.sp) and the frames of the scheduler's door on its kernel
+ * stack, which another thread's isolated syscall is granted writable like
+ * any kernel data.  Here that other thread writes the switch frame's
+ * return address (SCI_ATTACK_SIBLING_SWITCH_RET) while the sleeper is
+ * asleep in an isolated ioctl (SCI_TEST_SLEEP_BAD, an msleep(), then a
+ * bad call): when switched in, the sleeper would return to
+ * sci_test_switch_landing() on the full tables.  Unisolated (the
+ * control) the landing runs; isolated, the frames are on a stack of SCI
+ * state, read-only on every SCI table: the write is killed, and nothing
+ * lands.
+ *
+ * The same with the sleeper's saved stack pointer, thread.sp, task data
+ * that the switch in loads: the writer builds a switch frame of its own
+ * low on the sleeper's task stack (SCI_ATTACK_SIBLING_FAKE_FRAME, 8 KiB
+ * above its bottom, where nothing of the syscall's reaches) and points
+ * thread.sp at it (SCI_ATTACK_SIBLING_THREAD_SP).  Unisolated the
+ * landing runs; isolated, the switch in loads the stack pointer that SCI
+ * saved at the switch out, and the sleeper (the main thread here, whose
+ * record is read) goes on to its bad call.
  */
 #define SIBLING_SWITCH_RET	0x5c1a77ac0000002bULL
 #define SWITCH_LANDING		0x5c1a77ac0000002cULL
+#define SIBLING_THREAD_SP	0x5c1a77ac0000002dULL
+#define SIBLING_FAKE_FRAME	0x5c1a77ac0000002eULL
 
 struct switch_write {
-	int fd;
+	int fd, afd, pfd;
+	int forge_sp;
 	volatile pid_t sleeper;
 };
 
@@ -3651,15 +3662,26 @@ static void *switch_sleeper(void *arg)
 	return NULL;
 }
 
+static int attack_words(int afd, __u64 target, __u64 *words, int n)
+{
+	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8 * n };
+
+	a.target = target;
+	a.data = (unsigned long)words;
+	return ioctl(afd, SCI_TEST_ATTACK, &a);
+}
+
 /*
  * The writer is the main thread, so that /proc/PID/sci is its record:
- * write the sleeper's switch frame, then wait for a landing.
+ * write the sleeper's switch frame, or forge its saved stack pointer,
+ * then wait for a landing.
  */
 static int switch_writer(struct switch_write *w, int afd, int pfd)
 {
-	struct sci_test_attack a = { .how = SCI_ATTACK_WRITE, .len = 8 };
+	__u64 frame[7] = { 0, 0, 0, 0, 0, 0, SWITCH_LANDING };
+	__u64 ret = SWITCH_LANDING, sp = SIBLING_FAKE_FRAME, r[2];
+	struct sci_test_attack a;
 	char path[64], stat[512], *p;
-	__u64 val = SWITCH_LANDING, r[2];
 	int i;
 
 	while (!w->sleeper)
@@ -3673,10 +3695,13 @@ static int switch_writer(struct switch_write *w, int afd, int pfd)
 	}
 	if (i == 1000)
 		return 93;
-	a.target = SIBLING_SWITCH_RET;
-	a.data = (unsigned long)&val;
-	if (ioctl(afd, SCI_TEST_ATTACK, &a))
+	if (w->forge_sp) {
+		if (attack_words(afd, SIBLING_FAKE_FRAME, frame, 7) ||
+		    attack_words(afd, SIBLING_THREAD_SP, &sp, 1))
+			return 94;
+	} else if (attack_words(afd, SIBLING_SWITCH_RET, &ret, 1)) {
 		return 94;
+	}
 	/* The sleeper wakes within a second: did it land? */
 	for (i = 0; i < 300; i++) {
 		memset(&a, 0, sizeof(a));
@@ -3695,11 +3720,21 @@ static int switch_writer(struct switch_write *w, int afd, int pfd)
 	return 0;
 }
 
+static void *switch_writer_thread(void *arg)
+{
+	struct switch_write *w = arg;
+
+	_exit(switch_writer(w, w->afd, w->pfd));
+	return NULL;
+}
+
 static void switch_frame_write(struct __test_metadata *_metadata,
-			       int isolate, struct frame_outcome *o)
+			       int isolate, int forge_sp,
+			       struct frame_outcome *o)
 {
 	int afd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
-	struct switch_write w = { .fd = test_fd() };
+	struct switch_write w = { .fd = test_fd(), .forge_sp = forge_sp };
+	struct sci_test_attack a;
 	__u64 r[2];
 	pid_t pid;
 
@@ -3713,8 +3748,19 @@ static void switch_frame_write(struct __test_metadata *_metadata,
 		pthread_t t;
 
 		close(pfd[0]);
+		w.afd = afd;
+		w.pfd = pfd[1];
 		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
 			_exit(90);
+		if (forge_sp) {
+			/* The sleeper is the main thread: its record is read */
+			w.sleeper = syscall(__NR_gettid);
+			if (pthread_create(&t, NULL, switch_writer_thread, &w))
+				_exit(91);
+			ioctl(w.fd, SCI_TEST_SLEEP_BAD, 1000UL);
+			for (;;)
+				pause();
+		}
 		if (pthread_create(&t, NULL, switch_sleeper, &w))
 			_exit(91);
 		/* Both threads end here, not in the sleeper's ioctl. */
@@ -3722,12 +3768,15 @@ static void switch_frame_write(struct __test_metadata *_metadata,
 	}
 	close(pfd[1]);
 	o->back = read(pfd[0], r, sizeof(r)) == sizeof(r);
-	if (o->back) {
-		o->landed = r[0];
-		o->landed_cr3 = r[1];
-	}
 	close(pfd[0]);
 	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+	/* Asked here too: the writer may have died with its sleeper. */
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_RET_LANDED;
+	a.target = 2;
+	ASSERT_EQ(0, ioctl(afd, SCI_TEST_ATTACK, &a));
+	o->landed = o->back ? r[0] : a.landed;
+	o->landed_cr3 = o->back ? r[1] : a.landed_cr3;
 	log_frame(_metadata, isolate ? "isolated" : "unisolated", o);
 	close(afd);
 	close(w.fd);
@@ -3742,18 +3791,39 @@ TEST_F_TIMEOUT(slow, sleeping_sibling_switch_frame_write_is_killed, 120)
 	 * The control: the write lands the sleeper, which dies alone
 	 * (make_task_dead(), which counts an oops).
 	 */
-	switch_frame_write(_metadata, 0, &o);
+	switch_frame_write(_metadata, 0, 0, &o);
 	ASSERT_TRUE(o.back);
 	ASSERT_EQ(1, o.landed);
 	ASSERT_EXIT0(o.status);
 	oops = sci_read_long("/sys/kernel/oops_count");
-	switch_frame_write(_metadata, 1, &o);
+	switch_frame_write(_metadata, 1, 0, &o);
 	if (o.landed)
 		TH_LOG("ESCAPED: the sleeper landed on CR3 %#llx",
 		       (unsigned long long)o.landed_cr3);
 	EXPECT_EQ(0, o.landed);
 	EXPECT_TRUE(frame_killed(&o));
 	EXPECT_NE(NULL, strstr(o.rec, "reason: write to SCI state"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST_F_TIMEOUT(slow, sleeping_sibling_thread_sp_forged_is_not_loaded, 120)
+{
+	struct frame_outcome o;
+	long oops;
+
+	switch_frame_write(_metadata, 0, 1, &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_EQ(1, o.landed);
+	ASSERT_EXIT0(o.status);
+	oops = sci_read_long("/sys/kernel/oops_count");
+	switch_frame_write(_metadata, 1, 1, &o);
+	if (o.landed)
+		TH_LOG("ESCAPED: the sleeper landed on CR3 %#llx",
+		       (unsigned long long)o.landed_cr3);
+	EXPECT_EQ(0, o.landed);
+	/* The sleeper went on through its own frames to its bad call. */
+	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(o.rec, "reason: unverified jump"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
