@@ -3828,6 +3828,154 @@ TEST_F_TIMEOUT(slow, sleeping_sibling_thread_sp_forged_is_not_loaded, 120)
 }
 
 /*
+ * The same class through preemption: an interrupt taken on the SCI tables
+ * that preempts the isolated syscall (CONFIG_PREEMPT) switches it out
+ * from the interrupt's return, and its switch frame is where that
+ * interrupt's handler ran.  The victim (a thread pinned to CPU 0 with a
+ * busy process) spins in an isolated ioctl (SCI_TEST_SPIN); the writer
+ * (the main thread, pinned to CPU 1) writes the victim's switch-frame
+ * return address once it is off its CPU.  Unisolated the victim lands;
+ * isolated, the interrupt ran on the door stack: the write is killed.
+ */
+#define SCI_TEST_SPIN		_IOW('S', 37, unsigned long)
+
+struct preempt_write {
+	int fd, afd, pfd;
+	volatile int spinning;
+};
+
+static int pin_to(int cpu)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	return sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
+/* The victim: a thread pinned to CPU 0, spinning in an ioctl */
+static void *preempt_victim(void *arg)
+{
+	struct preempt_write *w = arg;
+
+	if (pin_to(0))
+		_exit(92);
+	w->spinning = 1;
+	ioctl(w->fd, SCI_TEST_SPIN, 3000UL);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The writer is the main thread, so that /proc/PID/sci is its record. */
+static int preempt_writer(struct preempt_write *w)
+{
+	__u64 ret = SWITCH_LANDING, r[3] = { 0, 0, 0 };
+	struct sci_test_attack a;
+	int i;
+
+	if (pin_to(1))
+		return 92;
+	while (!w->spinning)
+		;
+	/* Well inside the victim's ioctl */
+	usleep(100 * 1000);
+	for (i = 0; i < 20000 && !r[2]; i++)
+		r[2] = !attack_words(w->afd, SIBLING_SWITCH_RET, &ret, 1);
+	for (i = 0; i < 300; i++) {
+		memset(&a, 0, sizeof(a));
+		a.how = SCI_ATTACK_RET_LANDED;
+		a.target = 2;
+		if (ioctl(w->afd, SCI_TEST_ATTACK, &a))
+			return 95;
+		if (a.landed)
+			break;
+		usleep(10 * 1000);
+	}
+	r[0] = a.landed;
+	r[1] = a.landed_cr3;
+	if (write(w->pfd, r, sizeof(r)) != sizeof(r))
+		return 96;
+	return r[2] ? 0 : 94;
+}
+
+static void preempt_frame_write(struct __test_metadata *_metadata,
+				int isolate, struct frame_outcome *o)
+{
+	struct preempt_write w = { .afd = open(SCI_ATTACK_PATH, O_RDWR) };
+	struct sci_test_attack a;
+	int fd = test_fd(), pfd[2];
+
+	w.fd = fd;
+	pid_t pid, hog;
+	__u64 r[3];
+
+	memset(o, 0, sizeof(*o));
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, w.afd);
+	ASSERT_EQ(0, pipe(pfd));
+	hog = fork();
+	ASSERT_LE(0, hog);
+	if (hog == 0) {
+		if (pin_to(0))
+			_exit(1);
+		for (;;)
+			;
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		close(pfd[0]);
+		w.pfd = pfd[1];
+		if (isolate && sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (pthread_create(&t, NULL, preempt_victim, &w))
+			_exit(91);
+		/* Both threads end here, not in the victim's ioctl. */
+		_exit(preempt_writer(&w));
+	}
+	close(pfd[1]);
+	o->back = read(pfd[0], r, sizeof(r)) == sizeof(r);
+	close(pfd[0]);
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_RET_LANDED;
+	a.target = 2;
+	ASSERT_EQ(0, ioctl(w.afd, SCI_TEST_ATTACK, &a));
+	o->landed = o->back ? r[0] : a.landed;
+	o->landed_cr3 = o->back ? r[1] : a.landed_cr3;
+	log_frame(_metadata, isolate ? "isolated" : "unisolated", o);
+	close(w.afd);
+	close(fd);
+}
+
+TEST_F_TIMEOUT(slow, preempted_sibling_switch_frame_write_is_killed, 120)
+{
+	struct frame_outcome o;
+	long oops;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	/* The control: the write lands the preempted victim. */
+	preempt_frame_write(_metadata, 0, &o);
+	ASSERT_TRUE(o.back);
+	ASSERT_EQ(1, o.landed);
+	oops = sci_read_long("/sys/kernel/oops_count");
+	preempt_frame_write(_metadata, 1, &o);
+	if (o.landed)
+		TH_LOG("ESCAPED: the preempted victim landed on CR3 %#llx",
+		       (unsigned long long)o.landed_cr3);
+	EXPECT_EQ(0, o.landed);
+	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(o.rec, "reason: write to SCI state"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * The IDT's frame (fourth review): the CPU reads it through the
  * cpu_entry_area's read-only alias, and the kernel's own mappings of it are
  * read-only since boot (idt_write_is_refused), but a chain's call of
