@@ -19,6 +19,7 @@
 #include <asm/ldt.h>
 #include <sys/io.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
@@ -3872,16 +3873,20 @@ static int preempt_writer(struct preempt_write *w)
 {
 	__u64 ret = SWITCH_LANDING, r[3] = { 0, 0, 0 };
 	struct sci_test_attack a;
+	struct timespec t0, t1;
 	int i;
 
 	if (pin_to(1))
 		return 92;
 	while (!w->spinning)
 		;
-	/* Well inside the victim's ioctl */
+	/* Well inside the victim's ioctl, and for two seconds at most */
 	usleep(100 * 1000);
-	for (i = 0; i < 20000 && !r[2]; i++)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
 		r[2] = !attack_words(w->afd, SIBLING_SWITCH_RET, &ret, 1);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	} while (!r[2] && t1.tv_sec - t0.tv_sec < 2);
 	for (i = 0; i < 300; i++) {
 		memset(&a, 0, sizeof(a));
 		a.how = SCI_ATTACK_RET_LANDED;
@@ -3913,15 +3918,18 @@ static void preempt_frame_write(struct __test_metadata *_metadata,
 	memset(o, 0, sizeof(*o));
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, w.afd);
-	ASSERT_EQ(0, pipe(pfd));
+	/* Before the pipe: the busy process must not hold its write end. */
 	hog = fork();
 	ASSERT_LE(0, hog);
 	if (hog == 0) {
+		/* Gone with the test, whatever assertion ends it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (pin_to(0))
 			_exit(1);
 		for (;;)
 			;
 	}
+	ASSERT_EQ(0, pipe(pfd));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -3949,6 +3957,8 @@ static void preempt_frame_write(struct __test_metadata *_metadata,
 	o->landed = o->back ? r[0] : a.landed;
 	o->landed_cr3 = o->back ? r[1] : a.landed_cr3;
 	log_frame(_metadata, isolate ? "isolated" : "unisolated", o);
+	/* 94: the victim was never seen off its CPU in two seconds */
+	ASSERT_FALSE(WIFEXITED(o->status) && WEXITSTATUS(o->status) >= 90);
 	close(w.afd);
 	close(fd);
 }
