@@ -3783,24 +3783,31 @@ static void switch_frame_write(struct __test_metadata *_metadata,
 	close(w.fd);
 }
 
+/*
+ * The control (the write lands the sleeper, which dies alone, through
+ * make_task_dead(), which counts an oops), then the isolated run; @oops
+ * is the count after the control.
+ */
+static void switch_frame_both(struct __test_metadata *_metadata, int forge_sp,
+			      struct frame_outcome *o, long *oops)
+{
+	switch_frame_write(_metadata, 0, forge_sp, o);
+	ASSERT_TRUE(o->back);
+	ASSERT_EQ(1, o->landed);
+	ASSERT_EXIT0(o->status);
+	*oops = sci_read_long("/sys/kernel/oops_count");
+	switch_frame_write(_metadata, 1, forge_sp, o);
+	if (o->landed)
+		TH_LOG("ESCAPED: the sleeper landed on CR3 %#llx",
+		       (unsigned long long)o->landed_cr3);
+}
+
 TEST_F_TIMEOUT(slow, sleeping_sibling_switch_frame_write_is_killed, 120)
 {
 	struct frame_outcome o;
 	long oops;
 
-	/*
-	 * The control: the write lands the sleeper, which dies alone
-	 * (make_task_dead(), which counts an oops).
-	 */
-	switch_frame_write(_metadata, 0, 0, &o);
-	ASSERT_TRUE(o.back);
-	ASSERT_EQ(1, o.landed);
-	ASSERT_EXIT0(o.status);
-	oops = sci_read_long("/sys/kernel/oops_count");
-	switch_frame_write(_metadata, 1, 0, &o);
-	if (o.landed)
-		TH_LOG("ESCAPED: the sleeper landed on CR3 %#llx",
-		       (unsigned long long)o.landed_cr3);
+	switch_frame_both(_metadata, 0, &o, &oops);
 	EXPECT_EQ(0, o.landed);
 	EXPECT_TRUE(frame_killed(&o));
 	EXPECT_NE(NULL, strstr(o.rec, "reason: write to SCI state"));
@@ -3812,15 +3819,7 @@ TEST_F_TIMEOUT(slow, sleeping_sibling_thread_sp_forged_is_not_loaded, 120)
 	struct frame_outcome o;
 	long oops;
 
-	switch_frame_write(_metadata, 0, 1, &o);
-	ASSERT_TRUE(o.back);
-	ASSERT_EQ(1, o.landed);
-	ASSERT_EXIT0(o.status);
-	oops = sci_read_long("/sys/kernel/oops_count");
-	switch_frame_write(_metadata, 1, 1, &o);
-	if (o.landed)
-		TH_LOG("ESCAPED: the sleeper landed on CR3 %#llx",
-		       (unsigned long long)o.landed_cr3);
+	switch_frame_both(_metadata, 1, &o, &oops);
 	EXPECT_EQ(0, o.landed);
 	/* The sleeper went on through its own frames to its bad call. */
 	EXPECT_TRUE(WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGKILL);
