@@ -3673,6 +3673,33 @@ static int attack_words(int afd, __u64 target, __u64 *words, int n)
 }
 
 /*
+ * Wait up to three seconds for sci_test_switch_landing() to run, then
+ * write whether it did and the CR3 it found to @pfd: 0, or an exit code.
+ */
+static int switch_landing_report(int afd, int pfd)
+{
+	struct sci_test_attack a;
+	__u64 r[2];
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		memset(&a, 0, sizeof(a));
+		a.how = SCI_ATTACK_RET_LANDED;
+		a.target = 2;
+		if (ioctl(afd, SCI_TEST_ATTACK, &a))
+			return 95;
+		if (a.landed)
+			break;
+		usleep(10 * 1000);
+	}
+	r[0] = a.landed;
+	r[1] = a.landed_cr3;
+	if (write(pfd, r, sizeof(r)) != sizeof(r))
+		return 96;
+	return 0;
+}
+
+/*
  * The writer is the main thread, so that /proc/PID/sci is its record:
  * write the sleeper's switch frame, or forge its saved stack pointer,
  * then wait for a landing.
@@ -3680,8 +3707,7 @@ static int attack_words(int afd, __u64 target, __u64 *words, int n)
 static int switch_writer(struct switch_write *w, int afd, int pfd)
 {
 	__u64 frame[7] = { 0, 0, 0, 0, 0, 0, SWITCH_LANDING };
-	__u64 ret = SWITCH_LANDING, sp = SIBLING_FAKE_FRAME, r[2];
-	struct sci_test_attack a;
+	__u64 ret = SWITCH_LANDING, sp = SIBLING_FAKE_FRAME;
 	char path[64], stat[512], *p;
 	int i;
 
@@ -3704,21 +3730,7 @@ static int switch_writer(struct switch_write *w, int afd, int pfd)
 		return 94;
 	}
 	/* The sleeper wakes within a second: did it land? */
-	for (i = 0; i < 300; i++) {
-		memset(&a, 0, sizeof(a));
-		a.how = SCI_ATTACK_RET_LANDED;
-		a.target = 2;
-		if (ioctl(afd, SCI_TEST_ATTACK, &a))
-			return 95;
-		if (a.landed)
-			break;
-		usleep(10 * 1000);
-	}
-	r[0] = a.landed;
-	r[1] = a.landed_cr3;
-	if (write(pfd, r, sizeof(r)) != sizeof(r))
-		return 96;
-	return 0;
+	return switch_landing_report(afd, pfd);
 }
 
 static void *switch_writer_thread(void *arg)
@@ -3870,10 +3882,9 @@ static void *preempt_victim(void *arg)
 /* The writer is the main thread, so that /proc/PID/sci is its record. */
 static int preempt_writer(struct preempt_write *w)
 {
-	__u64 ret = SWITCH_LANDING, r[3] = { 0, 0, 0 };
-	struct sci_test_attack a;
+	__u64 ret = SWITCH_LANDING;
 	struct timespec t0, t1;
-	int i;
+	int i, wrote = 0;
 
 	if (pin_to(1))
 		return 92;
@@ -3883,24 +3894,11 @@ static int preempt_writer(struct preempt_write *w)
 	usleep(100 * 1000);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
-		r[2] = !attack_words(w->afd, SIBLING_SWITCH_RET, &ret, 1);
+		wrote = !attack_words(w->afd, SIBLING_SWITCH_RET, &ret, 1);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-	} while (!r[2] && t1.tv_sec - t0.tv_sec < 2);
-	for (i = 0; i < 300; i++) {
-		memset(&a, 0, sizeof(a));
-		a.how = SCI_ATTACK_RET_LANDED;
-		a.target = 2;
-		if (ioctl(w->afd, SCI_TEST_ATTACK, &a))
-			return 95;
-		if (a.landed)
-			break;
-		usleep(10 * 1000);
-	}
-	r[0] = a.landed;
-	r[1] = a.landed_cr3;
-	if (write(w->pfd, r, sizeof(r)) != sizeof(r))
-		return 96;
-	return r[2] ? 0 : 94;
+	} while (!wrote && t1.tv_sec - t0.tv_sec < 2);
+	i = switch_landing_report(w->afd, w->pfd);
+	return i ? i : wrote ? 0 : 94;
 }
 
 static void preempt_frame_write(struct __test_metadata *_metadata,
@@ -3912,7 +3910,7 @@ static void preempt_frame_write(struct __test_metadata *_metadata,
 
 	w.fd = fd;
 	pid_t pid, hog;
-	__u64 r[3];
+	__u64 r[2];
 
 	memset(o, 0, sizeof(*o));
 	ASSERT_LE(0, fd);
