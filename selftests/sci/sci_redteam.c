@@ -3673,6 +3673,24 @@ static int attack_words(int afd, __u64 target, __u64 *words, int n)
 }
 
 /*
+ * attack_words() on the sleeper, retried for up to a second while the
+ * hook finds no sibling off its CPU (EFAULT): /proc shows a task asleep
+ * a little before its switch out is over.
+ */
+static int attack_sleeper(int afd, __u64 target, __u64 *words, int n)
+{
+	int i, ret = -1;
+
+	for (i = 0; i < 1000; i++) {
+		ret = attack_words(afd, target, words, n);
+		if (!ret || errno != EFAULT)
+			break;
+		usleep(1000);
+	}
+	return ret;
+}
+
+/*
  * Wait up to three seconds for sci_test_switch_landing() to run, then
  * write whether it did and the CR3 it found to @pfd: 0, or an exit code.
  */
@@ -3723,10 +3741,10 @@ static int switch_writer(struct switch_write *w, int afd, int pfd)
 	if (i == 1000)
 		return 93;
 	if (w->forge_sp) {
-		if (attack_words(afd, SIBLING_FAKE_FRAME, frame, 7) ||
-		    attack_words(afd, SIBLING_THREAD_SP, &sp, 1))
+		if (attack_sleeper(afd, SIBLING_FAKE_FRAME, frame, 7) ||
+		    attack_sleeper(afd, SIBLING_THREAD_SP, &sp, 1))
 			return 94;
-	} else if (attack_words(afd, SIBLING_SWITCH_RET, &ret, 1)) {
+	} else if (attack_sleeper(afd, SIBLING_SWITCH_RET, &ret, 1)) {
 		return 94;
 	}
 	/* The sleeper wakes within a second: did it land? */
