@@ -11,6 +11,8 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/reboot.h>
+#include <linux/perf_event.h>
+#include <linux/hw_breakpoint.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -3025,8 +3027,8 @@ TEST(forged_exception_return_goes_back_and_is_killed)
 #define SCI_ATTACK_IRQ_STACK		0x5c1a77ac0000000aULL
 #define SCI_ATTACK_IRQ_STACK_STORE	0x5c1a77ac0000000bULL
 
-static void irq_stack_write_killed(struct __test_metadata *_metadata,
-				   __u64 target)
+static void stack_write_killed(struct __test_metadata *_metadata,
+			       __u64 target, const char *why)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	long count = sci_stat("violation_count");
@@ -3043,19 +3045,135 @@ static void irq_stack_write_killed(struct __test_metadata *_metadata,
 	attack_write(1, SCI_ATTACK_WRITE, target, 0x5c1a5c1a5c1a5c1aULL, &o);
 	log_frame(_metadata, "isolated", &o);
 	EXPECT_TRUE(frame_killed(&o));
-	EXPECT_NE(NULL, strstr(o.rec, "reason: write to an IRQ stack"));
+	EXPECT_NE(NULL, strstr(o.rec, why));
 	EXPECT_EQ(count + 1, sci_stat("violation_count"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 TEST(irq_stack_write_is_killed)
 {
-	irq_stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK);
+	stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK,
+			   "reason: write to an IRQ stack");
 }
 
 TEST(irq_stack_store_write_is_killed)
 {
-	irq_stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK_STORE);
+	stack_write_killed(_metadata, SCI_ATTACK_IRQ_STACK_STORE,
+			   "reason: write to an IRQ stack");
+}
+
+/*
+ * Another CPU's exception and entry stacks, in its cpu_entry_area, which
+ * every SCI table maps (the CPU pushes its frames there, on any tables).
+ * On the NMI stack that CPU's NMI (and the handler, on the full tables)
+ * pushes paranoid_entry's return address and the frame IRET returns by;
+ * on the entry stack, the frame of an interrupt or exception from user
+ * mode, which the entry code copies to the task's stack as the frame to
+ * return by (a kernel CS there is an IRET to kernel mode).  A write from
+ * an isolated syscall, of any process, on another CPU would forge either
+ * in the window.  The word written is each stack's lowest, which neither
+ * uses.  Through the cpu_entry_area's address and through the direct
+ * map's address of the frame.  Unisolated (the control) the same write
+ * returns.
+ */
+#define SCI_ATTACK_NMI_STACK		0x5c1a77ac0000002fULL
+#define SCI_ATTACK_NMI_STACK_STORE	0x5c1a77ac00000030ULL
+#define SCI_ATTACK_ENTRY_STACK		0x5c1a77ac00000031ULL
+#define SCI_ATTACK_ENTRY_STACK_STORE	0x5c1a77ac00000032ULL
+#define CEA_STACK_WHY	"reason: write to a CPU's entry or exception stack"
+
+static int pin_to(int cpu);
+
+/*
+ * Pinned, so that "another CPU" (the hook's choice, at the write) stays
+ * another CPU: a syscall's own CPU's stacks are the CPU's to push on.
+ */
+static void cea_stack_write_killed(struct __test_metadata *_metadata,
+				   __u64 target)
+{
+	ASSERT_EQ(0, pin_to(0));
+	stack_write_killed(_metadata, target, CEA_STACK_WHY);
+}
+
+TEST(other_cpu_nmi_stack_write_is_killed)
+{
+	cea_stack_write_killed(_metadata, SCI_ATTACK_NMI_STACK);
+}
+
+TEST(other_cpu_nmi_stack_store_write_is_killed)
+{
+	cea_stack_write_killed(_metadata, SCI_ATTACK_NMI_STACK_STORE);
+}
+
+TEST(other_cpu_entry_stack_write_is_killed)
+{
+	cea_stack_write_killed(_metadata, SCI_ATTACK_ENTRY_STACK);
+}
+
+TEST(other_cpu_entry_stack_store_write_is_killed)
+{
+	cea_stack_write_killed(_metadata, SCI_ATTACK_ENTRY_STACK_STORE);
+}
+
+/*
+ * The CPU's own stacks stay writable in its view: a hardware watchpoint on
+ * a user buffer that an isolated read() fills is a #DB from kernel mode,
+ * which the CPU delivers on its #DB stack in the cpu_entry_area, on the
+ * SCI tables.  Read-only there, it would be a double fault (and the #DF
+ * stack too: a triple fault).  The child exits 0 when perf counted the
+ * hit, 3 when it counted none.
+ */
+static int watched_read(int isolate)
+{
+	static volatile __u64 buf __attribute__((aligned(8)));
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_W,
+		.bp_addr = (unsigned long)&buf,
+		.bp_len = HW_BREAKPOINT_LEN_8,
+		.sample_period = 1,
+	};
+	int status, zfd, pfd;
+	__u64 count = 0;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		zfd = open("/dev/zero", O_RDONLY);
+		pfd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		if (zfd < 0 || pfd < 0)
+			_exit(90);
+		if (isolate && sci_filter(__NR_read, SECCOMP_RET_ISOLATE))
+			_exit(91);
+		if (read(zfd, (void *)&buf, sizeof(buf)) != sizeof(buf))
+			_exit(92);
+		if (read(pfd, &count, sizeof(count)) != sizeof(count))
+			_exit(93);
+		_exit(count ? 0 : 3);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+TEST(own_cpu_debug_stack_takes_a_watchpoint)
+{
+	long count = sci_stat("violation_count");
+	int status;
+
+	ASSERT_LE(0, count);
+	status = watched_read(0);
+	TH_LOG("unisolated: status 0x%x", status);
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 3)
+		SKIP(return, "no watchpoint hit from kernel mode on this CPU");
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	status = watched_read(1);
+	TH_LOG("isolated: status 0x%x", status);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(count, sci_stat("violation_count"));
 }
 
 /*
