@@ -3080,7 +3080,7 @@ TEST(irq_stack_store_write_is_killed)
 #define SCI_ATTACK_NMI_STACK_STORE	0x5c1a77ac00000030ULL
 #define SCI_ATTACK_ENTRY_STACK		0x5c1a77ac00000031ULL
 #define SCI_ATTACK_ENTRY_STACK_STORE	0x5c1a77ac00000032ULL
-#define CEA_STACK_WHY	"reason: write to a CPU's entry or exception stack"
+#define CEA_STACK_WHY	"reason: write to a CPU's entry/exception stack"
 
 static int pin_to(int cpu);
 
