@@ -3116,6 +3116,43 @@ TEST(other_cpu_entry_stack_store_write_is_killed)
 }
 
 /*
+ * A page becomes SCI state (a page table, a door stack, a task's state:
+ * SCI's allocators take ordinary free pages) while an isolated syscall on
+ * another CPU holds a writable grant of it from before, and never faults
+ * again (a chain's loop): the syscall's grants are checked again at its
+ * next fault, start or switch in, so until then it could write SCI state
+ * (a PTE of its own tables, a door's saved stack pointer) through that
+ * grant.  SCI_TEST_CLAIM_LIVE writes a page, has another CPU mark it SCI
+ * state as the allocators do, spins without a fault, and writes it again:
+ * unisolated that returns 0; isolated the second write must be killed.
+ * Pinned to CPU 0: the hook marks from another CPU.
+ */
+#define SCI_TEST_CLAIM_LIVE	_IO('S', 38)
+
+TEST(live_grant_of_page_made_sci_state_is_dropped)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	int tfd = test_fd(), status;
+	char rec[1024];
+
+	ASSERT_LE(0, tfd);
+	ASSERT_LE(0, count);
+	ASSERT_EQ(0, pin_to(0));
+	status = ioctl_child(tfd, 0, SCI_TEST_CLAIM_LIVE, 0, -1, rec, sizeof(rec));
+	TH_LOG("unisolated: status %#x", status);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = ioctl_child(tfd, 1, SCI_TEST_CLAIM_LIVE, 0, -1, rec, sizeof(rec));
+	TH_LOG("isolated: status %#x (exit 0: ESCAPED, the write landed), %s",
+	       status, strstr(rec, "reason: ") ?: "no violation");
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_NE(NULL, strstr(rec, "reason: write to SCI state"));
+	EXPECT_EQ(count + 1, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(tfd);
+}
+
+/*
  * The CPU's own stacks stay writable in its view: a hardware watchpoint on
  * a user buffer that an isolated read() fills is a #DB from kernel mode,
  * which the CPU delivers on its #DB stack in the cpu_entry_area, on the
