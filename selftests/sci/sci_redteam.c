@@ -3091,6 +3091,8 @@ static int pin_to(int cpu);
 static void cea_stack_write_killed(struct __test_metadata *_metadata,
 				   __u64 target)
 {
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: no other CPU's stacks to write");
 	ASSERT_EQ(0, pin_to(0));
 	stack_write_killed(_metadata, target, CEA_STACK_WHY);
 }
@@ -3113,6 +3115,36 @@ TEST(other_cpu_entry_stack_write_is_killed)
 TEST(other_cpu_entry_stack_store_write_is_killed)
 {
 	cea_stack_write_killed(_metadata, SCI_ATTACK_ENTRY_STACK_STORE);
+}
+
+/* The top page of another CPU's #DB stack: the pages a handler uses */
+#define SCI_ATTACK_DB_STACK_TOP		0x5c1a77ac00000034ULL
+
+TEST(other_cpu_db_stack_top_write_is_killed)
+{
+	cea_stack_write_killed(_metadata, SCI_ATTACK_DB_STACK_TOP);
+}
+
+/*
+ * Another CPU's espfix frame (espfix_waddr's, in the direct map): its
+ * return to user mode with a 16-bit stack segment (an LDT data segment in
+ * SS, any process's) copies the IRET frame there on the full tables and
+ * IRETs from it, through the espfix alias, some instructions and a CR3
+ * write later.  A write in between from an isolated syscall on another
+ * CPU would have that CPU IRET to kernel mode where the writer chose (a
+ * fourteenth review).  The first word (user RAX), which the next such
+ * return writes again.  No isolated syscall needs any CPU's espfix
+ * stack.  Skipped without ESPFIX64 (the hook's target is then 0).
+ */
+#define SCI_ATTACK_ESPFIX_FRAME		0x5c1a77ac00000033ULL
+
+TEST(other_cpu_espfix_frame_write_is_killed)
+{
+	if (!sci_ksym("espfix_waddr"))
+		SKIP(return, "no espfix64 in this kernel");
+	ASSERT_EQ(0, pin_to(0));
+	stack_write_killed(_metadata, SCI_ATTACK_ESPFIX_FRAME,
+			   "reason: write to an espfix stack");
 }
 
 /*
