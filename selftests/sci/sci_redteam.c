@@ -3189,10 +3189,13 @@ TEST(live_grant_of_page_made_sci_state_is_dropped)
  * a user buffer that an isolated read() fills is a #DB from kernel mode,
  * which the CPU delivers on its #DB stack in the cpu_entry_area, on the
  * SCI tables.  Read-only there, it would be a double fault (and the #DF
- * stack too: a triple fault).  The child exits 0 when perf counted the
- * hit, 3 when it counted none.
+ * stack too: a triple fault).  With @migrate the read() blocks on a pipe
+ * on CPU 0 and the parent moves the child to CPU 1 before it writes: the
+ * read() fills the buffer there, on the tables its switch in pointed at
+ * CPU 1's view.  The child exits 0 when perf counted the hit (and, with
+ * @migrate, it ended on CPU 1), 3 when perf counted none.
  */
-static int watched_read(int isolate)
+static int watched_read(int isolate, int migrate)
 {
 	static volatile __u64 buf __attribute__((aligned(8)));
 	struct perf_event_attr attr = {
@@ -3203,15 +3206,19 @@ static int watched_read(int isolate)
 		.bp_len = HW_BREAKPOINT_LEN_8,
 		.sample_period = 1,
 	};
-	int status, zfd, pfd;
+	int status, zfd, pfd, p[2];
 	__u64 count = 0;
+	cpu_set_t cpus;
 	pid_t pid;
 
+	if (pipe(p))
+		return -1;
 	pid = fork();
 	if (pid == 0) {
-		zfd = open("/dev/zero", O_RDONLY);
+		alarm(20);
+		zfd = migrate ? p[0] : open("/dev/zero", O_RDONLY);
 		pfd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-		if (zfd < 0 || pfd < 0)
+		if (zfd < 0 || pfd < 0 || (migrate && pin_to(0)))
 			_exit(90);
 		if (isolate && sci_filter(__NR_read, SECCOMP_RET_ISOLATE))
 			_exit(91);
@@ -3219,30 +3226,58 @@ static int watched_read(int isolate)
 			_exit(92);
 		if (read(pfd, &count, sizeof(count)) != sizeof(count))
 			_exit(93);
+		if (migrate && sched_getcpu() != 1)
+			_exit(94);
 		_exit(count ? 0 : 3);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+	if (pid < 0)
+		return -1;
+	if (migrate) {
+		__u64 word = 0x5c1a;
+
+		usleep(200 * 1000);
+		CPU_ZERO(&cpus);
+		CPU_SET(1, &cpus);
+		if (sched_setaffinity(pid, sizeof(cpus), &cpus) ||
+		    write(p[1], &word, sizeof(word)) != sizeof(word))
+			kill(pid, SIGKILL);
+	}
+	close(p[0]);
+	close(p[1]);
+	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return status;
 }
 
-TEST(own_cpu_debug_stack_takes_a_watchpoint)
+static void watchpoint_hit(struct __test_metadata *_metadata, int migrate)
 {
 	long count = sci_stat("violation_count");
 	int status;
 
 	ASSERT_LE(0, count);
-	status = watched_read(0);
+	if (migrate && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: nowhere to migrate");
+	status = watched_read(0, migrate);
 	TH_LOG("unisolated: status 0x%x", status);
 	ASSERT_TRUE(WIFEXITED(status));
 	if (WEXITSTATUS(status) == 3)
 		SKIP(return, "no watchpoint hit from kernel mode on this CPU");
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	status = watched_read(1);
+	status = watched_read(1, migrate);
 	TH_LOG("isolated: status 0x%x", status);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(count, sci_stat("violation_count"));
+}
+
+TEST(own_cpu_debug_stack_takes_a_watchpoint)
+{
+	watchpoint_hit(_metadata, 0);
+}
+
+TEST(own_cpu_debug_stack_takes_a_watchpoint_after_migration)
+{
+	watchpoint_hit(_metadata, 1);
 }
 
 /*
