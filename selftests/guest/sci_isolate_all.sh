@@ -182,6 +182,30 @@ while read -r sub; do
 			continue
 		fi
 	fi
+	# The one isolated failure run again: a TRACE_syscall fixture's
+	# subtest that passed natively and timed out isolated.  Its tracer
+	# (start_tracer(): "while (tracer_running) wait()") loses the
+	# teardown's SIGUSR1 when it arrives between the check and wait(),
+	# while the test waits for the tracer: both block until the
+	# harness's 30 s timeout.  Slower syscalls widen that window.  Run
+	# the isolated seccomp_bpf once more; the first result stays in
+	# this log, and any other isolated difference is never run again.
+	if [ "$a" = pass ] && [ "$b" = fail ] &&
+	   [ "${sub#TRACE_syscall.}" != "$sub" ] &&
+	   sub_lines "$sub" $tmp/sb-iso.out | grep -q "Test terminated by timeout"; then
+		if [ ! -s $tmp/sb-iso2.res ]; then
+			(cd /tmp && sci-run --isolate-all -- timeout -s KILL $SECCOMP_TIMEOUT \
+				$bin/seccomp_bpf) </dev/null >$tmp/sb-iso2.out 2>&1
+			results $tmp/sb-iso2.out >$tmp/sb-iso2.res
+		fi
+		b2=$(grep -m1 "^$sub " $tmp/sb-iso2.res | cut -d' ' -f2)
+		echo "# seccomp_bpf/$sub: isolated ${b} (timeout) at first, ${b2:-missing} when run again"
+		if [ "$b2" = pass ]; then
+			echo "# seccomp_bpf/$sub: ISOLATED TRACER-RACE FLAKE (timed out once in the tracer's teardown race, then passed)"
+			result seccomp_bpf/$sub 1
+			continue
+		fi
+	fi
 	result seccomp_bpf/$sub 0 "native ${a:-missing}, isolated ${b:-missing}"
 done <$tmp/sb-names
 
