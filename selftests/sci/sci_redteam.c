@@ -3218,7 +3218,7 @@ TEST(live_grant_kept_by_forged_nmi_count_is_dropped)
 TEST(live_grant_kept_by_cpu_hidden_from_ipis_is_dropped)
 {
 	claim_live_killed(_metadata, SCI_CLAIM_HIDE_CPU,
-			  "reason: write to the CPU masks");
+			  "reason: write to __sci_ro_data");
 }
 
 /*
@@ -3421,6 +3421,75 @@ TEST(cpu_number_write_is_killed)
 {
 	stack_ptr_write_killed(_metadata, SCI_ATTACK_CPU_NUMBER,
 			       "reason: write to a CPU's stack pointers");
+}
+
+/*
+ * The words a CPU being brought up follows on the full tables: the
+ * real-mode trampoline's start address (trampoline_header->start, low
+ * memory, through the direct map), then head_64.S's initial_code,
+ * initial_stack, initial_gs and early_gdt_descr (a fourteenth review: an
+ * isolated loop that rewrote them while a CPU came up chose where it
+ * ran).  Read-only in the SCI tables.
+ */
+#define SCI_ATTACK_INITIAL_CODE		0x5c1a77ac00000036ULL
+#define SCI_ATTACK_TRAMPOLINE		0x5c1a77ac00000037ULL
+
+TEST(cpu_bringup_initial_code_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_INITIAL_CODE,
+			       "reason: write to __sci_ro_data");
+}
+
+TEST(cpu_bringup_trampoline_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_TRAMPOLINE,
+			       "reason: write to the real-mode trampoline");
+}
+
+static const char *cpu1_online_value;
+
+static int write_cpu1_online(void)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, cpu1_online_value, 1);
+	close(fd);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The kernel writes those words in the context of the task that brings a
+ * CPU up (do_boot_cpu()), where an isolated syscall would be killed
+ * half-way with the hotplug lock held: bringing a CPU up is refused to
+ * isolated syscalls (EPERM), before anything is written.  Taking one down
+ * is not: the CPU that goes down clears its own bits.
+ */
+TEST(cpu_online_refused_when_isolated)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	char state[8] = "";
+	int down, up, again;
+
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no second CPU that can go offline");
+	ASSERT_EQ(0, pin_to(0));
+	cpu1_online_value = "0";
+	down = isolated_errno(__NR_write, write_cpu1_online);
+	cpu1_online_value = "1";
+	up = isolated_errno(__NR_write, write_cpu1_online);
+	/* Back online, whatever the isolated writes did */
+	again = write_cpu1_online();
+	TH_LOG("isolated: offline %d, online %d (errno; 0: done); unisolated online %d",
+	       down, up, again);
+	ASSERT_EQ(0, again);
+	ASSERT_LT(0, sci_read_file("/sys/devices/system/cpu/cpu1/online",
+				   state, sizeof(state)));
+	EXPECT_EQ('1', state[0]);
+	EXPECT_EQ(0, down);
+	EXPECT_EQ(EPERM, up);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 TEST(espfix_stack_write_is_killed)
