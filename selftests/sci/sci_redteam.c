@@ -3446,6 +3446,27 @@ TEST(cpu_bringup_trampoline_write_is_killed)
 			       "reason: write to the real-mode trampoline");
 }
 
+/*
+ * Words in ordinary data that chose where the kernel runs on the full
+ * tables (a seventeenth review): phys_base, part of the CR3 that any CPU
+ * not in an isolated syscall builds for init_mm, and the real_mode_header
+ * pointer, by which bring-up, S3 and a BIOS reboot find the trampoline.
+ */
+#define SCI_ATTACK_PHYS_BASE		0x5c1a77ac00000038ULL
+#define SCI_ATTACK_REAL_MODE_HEADER	0x5c1a77ac00000039ULL
+
+TEST(phys_base_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_PHYS_BASE,
+			       "reason: write to __sci_ro_data");
+}
+
+TEST(real_mode_header_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_REAL_MODE_HEADER,
+			       "reason: write to __sci_ro_data");
+}
+
 static const char *cpu1_online_value;
 
 static int write_cpu1_online(void)
