@@ -3176,8 +3176,14 @@ static void claim_live_killed(struct __test_metadata *_metadata,
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU online: no other CPU to mark the page");
 	ASSERT_EQ(0, pin_to(sched_getcpu()));
-	status = ioctl_child(tfd, 0, SCI_TEST_CLAIM_LIVE, how, -1, rec,
-			     sizeof(rec));
+	/*
+	 * Unisolated, the store that hides the CPU lands: its bit cleared
+	 * in cpu_online_mask, other CPUs' wakeups of its tasks warn
+	 * ("Unexpected reschedule of offline CPU").  The baseline runs
+	 * without it.
+	 */
+	status = ioctl_child(tfd, 0, SCI_TEST_CLAIM_LIVE,
+			     how & ~SCI_CLAIM_HIDE_CPU, -1, rec, sizeof(rec));
 	TH_LOG("unisolated: status %#x", status);
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	status = ioctl_child(tfd, 1, SCI_TEST_CLAIM_LIVE, how, -1, rec,
@@ -3433,6 +3439,22 @@ TEST(cpu_number_write_is_killed)
  */
 #define SCI_ATTACK_INITIAL_CODE		0x5c1a77ac00000036ULL
 #define SCI_ATTACK_TRAMPOLINE		0x5c1a77ac00000037ULL
+
+/*
+ * The local APIC's page (xAPIC: a fixmap page that the kernel maps
+ * writable) is granted writable to isolated syscalls, which send IPIs
+ * through it: an isolated write of its ICR can send INIT and a start-up
+ * IPI to another CPU, aimed at real-mode code written below 1 MiB (a
+ * seventeenth review).  The hook writes the task priority register's own
+ * value back.  Open: an expected failure (selftests/expected/all.txt).
+ */
+#define SCI_ATTACK_APIC_TPR		0x5c1a77ac0000003aULL
+
+TEST(apic_page_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_APIC_TPR,
+			       "reason: write to the local APIC");
+}
 
 TEST(cpu_bringup_initial_code_write_is_killed)
 {
