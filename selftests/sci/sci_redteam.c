@@ -3512,7 +3512,7 @@ static int write_cpu1_online(void)
 TEST(cpu_online_refused_when_isolated)
 {
 	long oops = sci_read_long("/sys/kernel/oops_count");
-	char state[8] = "";
+	char state[8] = "", down_state[8] = "";
 	int down, up, again;
 
 	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
@@ -3520,6 +3520,9 @@ TEST(cpu_online_refused_when_isolated)
 	ASSERT_EQ(0, pin_to(0));
 	cpu1_online_value = "0";
 	down = isolated_errno(__NR_write, write_cpu1_online);
+	/* Down for real: the EPERM below is then the bring-up's refusal */
+	sci_read_file("/sys/devices/system/cpu/cpu1/online", down_state,
+		      sizeof(down_state));
 	cpu1_online_value = "1";
 	up = isolated_errno(__NR_write, write_cpu1_online);
 	/* Back online, whatever the isolated writes did */
@@ -3531,6 +3534,7 @@ TEST(cpu_online_refused_when_isolated)
 				   state, sizeof(state)));
 	EXPECT_EQ('1', state[0]);
 	EXPECT_EQ(0, down);
+	EXPECT_EQ('0', down_state[0]);
 	EXPECT_EQ(EPERM, up);
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
