@@ -3489,6 +3489,19 @@ TEST(real_mode_header_write_is_killed)
 			       "reason: write to __sci_ro_data");
 }
 
+/*
+ * __supported_pte_mask: NX cleared there is cleared in every kernel
+ * mapping made afterwards, and in the user half of new SCI tables (an
+ * eighteenth review).  Written at boot only.
+ */
+#define SCI_ATTACK_PTE_MASK		0x5c1a77ac0000003bULL
+
+TEST(supported_pte_mask_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_PTE_MASK,
+			       "reason: write to __sci_ro_data");
+}
+
 static const char *cpu1_online_value;
 
 static int write_cpu1_online(void)
