@@ -150,7 +150,19 @@ sub_lines() {
 }
 # Every subtest either run reported, in name order.
 cut -d' ' -f1 $tmp/sb-native.res $tmp/sb-iso.res | sort -u >$tmp/sb-names
-rerun=0
+# seccomp_bpf run once more, at most once per name ($1: sb-native2,
+# sb-iso2), under the command that follows (sci-run ... --, or none);
+# prints $sub's result in that run.
+again() {
+	f=$1
+	shift
+	if [ ! -e $tmp/$f.res ]; then
+		(cd /tmp && "$@" timeout -s KILL $SECCOMP_TIMEOUT $bin/seccomp_bpf) \
+			</dev/null >$tmp/$f.out 2>&1
+		results $tmp/$f.out >$tmp/$f.res
+	fi
+	grep -m1 "^$sub " $tmp/$f.res | cut -d' ' -f2
+}
 while read -r sub; do
 	a=$(grep -m1 "^$sub " $tmp/sb-native.res | cut -d' ' -f2)
 	b=$(grep -m1 "^$sub " $tmp/sb-iso.res | cut -d' ' -f2)
@@ -168,13 +180,7 @@ while read -r sub; do
 	# compare again; the first result stays in this log.  A difference
 	# of the isolated run is never run again.
 	if [ "$b" = pass ] && ! listed "seccomp_bpf/$sub" fail >/dev/null; then
-		if [ $rerun = 0 ]; then
-			rerun=1
-			(cd /tmp && timeout -s KILL $SECCOMP_TIMEOUT $bin/seccomp_bpf) \
-				</dev/null >$tmp/sb-native2.out 2>&1
-			results $tmp/sb-native2.out >$tmp/sb-native2.res
-		fi
-		a2=$(grep -m1 "^$sub " $tmp/sb-native2.res | cut -d' ' -f2)
+		a2=$(again sb-native2)
 		echo "# seccomp_bpf/$sub: native ${a:-missing} at first, ${a2:-missing} when run again"
 		if [ "$a2" = pass ]; then
 			echo "# seccomp_bpf/$sub: NATIVE FLAKE (the isolated run passed; the native one failed once, then passed)"
@@ -193,12 +199,7 @@ while read -r sub; do
 	if [ "$a" = pass ] && [ "$b" = fail ] &&
 	   [ "${sub#TRACE_syscall.}" != "$sub" ] &&
 	   sub_lines "$sub" $tmp/sb-iso.out | grep -q "Test terminated by timeout"; then
-		if [ ! -s $tmp/sb-iso2.res ]; then
-			(cd /tmp && sci-run --isolate-all -- timeout -s KILL $SECCOMP_TIMEOUT \
-				$bin/seccomp_bpf) </dev/null >$tmp/sb-iso2.out 2>&1
-			results $tmp/sb-iso2.out >$tmp/sb-iso2.res
-		fi
-		b2=$(grep -m1 "^$sub " $tmp/sb-iso2.res | cut -d' ' -f2)
+		b2=$(again sb-iso2 sci-run --isolate-all --)
 		echo "# seccomp_bpf/$sub: isolated ${b} (timeout) at first, ${b2:-missing} when run again"
 		if [ "$b2" = pass ]; then
 			echo "# seccomp_bpf/$sub: ISOLATED TRACER-RACE FLAKE (timed out once in the tracer's teardown race, then passed)"
