@@ -3456,6 +3456,74 @@ TEST(apic_page_write_is_killed)
 			       "reason: write to the local APIC");
 }
 
+/*
+ * The ICR itself: an INIT IPI (the first half of a bring-up into code of
+ * the attacker's) sent from an isolated syscall, addressed to logical
+ * destination 0, which no CPU accepts.  Killed before it is sent.
+ */
+#define SCI_ATTACK_APIC_INIT		0x5c1a77ac0000003cULL
+
+TEST(apic_init_ipi_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_APIC_INIT,
+			       "reason: write to the local APIC");
+}
+
+/*
+ * An isolated syscall still sends the IPIs the kernel sends (a wakeup on
+ * another CPU, a TLB shootdown), never through a writable grant of the
+ * APIC's page: a reschedule IPI sent from one arrives, the task lives,
+ * and its SCI tables map the page read-only at most.
+ */
+#define SCI_ATTACK_APIC_IPI		0x5c1a77ac0000003dULL
+
+TEST(isolated_ipi_arrives_without_a_writable_apic_page)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long count = sci_stat("violation_count");
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2], status;
+	__u64 r[2] = { 0, 0 };
+	char rec[512];
+	pid_t pid;
+
+	ASSERT_LE(0, count);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sci_test_attack a = { .how = SCI_ATTACK_TOUCH,
+					     .target = SCI_ATTACK_APIC_IPI };
+
+		close(pfd[0]);
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		if (ioctl(fd, SCI_TEST_ATTACK, &a))
+			_exit(errno == ENODEV ? 94 : 91);
+		r[0] = a.landed;
+		r[1] = a.landed_rdi;
+		if (write(pfd[1], r, sizeof(r)) != sizeof(r))
+			_exit(93);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], r, sizeof(r)) != sizeof(r))
+		r[0] = r[1] = 0;
+	close(pfd[0]);
+	close(fd);
+	status = sci_reap(pid, rec, sizeof(rec));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 94)
+		SKIP(return, "x2APIC or no local APIC: no APIC page");
+	TH_LOG("status %#x, reschedule IPIs taken %llu, APIC page's SCI entry %#llx, %s",
+	       status, (unsigned long long)r[0], (unsigned long long)r[1],
+	       strstr(rec, "reason: ") ?: "no violation");
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_LE(1, r[0]);
+	EXPECT_EQ(0, r[1] & 2);		/* _PAGE_RW */
+	EXPECT_EQ(count, sci_stat("violation_count"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
 TEST(cpu_bringup_initial_code_write_is_killed)
 {
 	stack_ptr_write_killed(_metadata, SCI_ATTACK_INITIAL_CODE,
