@@ -3228,6 +3228,34 @@ TEST(live_grant_kept_by_cpu_hidden_from_ipis_is_dropped)
 }
 
 /*
+ * A drop round waits for every online CPU's acknowledgment, resending
+ * SCI's own IPI: a forgery that keeps a CPU's drop from ever running
+ * stalls the round's caller (a stall, not an escape).  A seventeenth
+ * review: such a stall showed only as soft lockups, with no hint of the
+ * cause.  SCI_TEST_DROP_STALL starts a round while the other CPU
+ * withholds its acknowledgments for 1.5 s: the round must wait that long
+ * and say so once, naming the CPU (drop_stalls in the statistics).
+ */
+#define SCI_TEST_DROP_STALL	_IOW('S', 39, unsigned long)
+
+TEST(drop_round_stall_is_reported)
+{
+	long stalls = sci_stat("drop_stalls");
+	int tfd = test_fd(), ms;
+
+	ASSERT_LE(0, tfd);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU online: no other CPU to withhold");
+	ms = ioctl(tfd, SCI_TEST_DROP_STALL, 1500UL);
+	close(tfd);
+	TH_LOG("round took %d ms; drop_stalls %ld before, %ld after", ms,
+	       stalls, sci_stat("drop_stalls"));
+	ASSERT_LE(1400, ms);
+	ASSERT_LE(0, stalls);
+	EXPECT_LE(stalls + 1, sci_stat("drop_stalls"));
+}
+
+/*
  * The CPU's own stacks stay writable in its view: a hardware watchpoint on
  * a user buffer that an isolated read() fills is a #DB from kernel mode,
  * which the CPU delivers on its #DB stack in the cpu_entry_area, on the
