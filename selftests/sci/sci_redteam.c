@@ -3480,8 +3480,22 @@ TEST(cpu_number_write_is_killed)
  */
 #define SCI_ATTACK_APIC_TPR		0x5c1a77ac0000003aULL
 
+/*
+ * The hooks' APIC targets need the xAPIC's page: with x2APIC (or no local
+ * APIC) they return ENODEV, and the child exits 91 before any write.
+ */
+static int have_xapic_page(void)
+{
+	struct frame_outcome o;
+
+	attack_write(0, SCI_ATTACK_TOUCH, SCI_ATTACK_APIC_TPR, 0, &o);
+	return !(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 91);
+}
+
 TEST(apic_page_write_is_killed)
 {
+	if (!have_xapic_page())
+		SKIP(return, "x2APIC or no local APIC: no APIC page");
 	stack_ptr_write_killed(_metadata, SCI_ATTACK_APIC_TPR,
 			       "reason: write to the local APIC");
 }
@@ -3495,6 +3509,8 @@ TEST(apic_page_write_is_killed)
 
 TEST(apic_init_ipi_is_killed)
 {
+	if (!have_xapic_page())
+		SKIP(return, "x2APIC or no local APIC: no APIC page");
 	stack_ptr_write_killed(_metadata, SCI_ATTACK_APIC_INIT,
 			       "reason: write to the local APIC");
 }
@@ -3556,6 +3572,21 @@ TEST(isolated_ipi_arrives_without_a_writable_apic_page)
 	EXPECT_LE(writes + 2, sci_stat("apic_writes"));
 	EXPECT_EQ(count, sci_stat("violation_count"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The way around the APIC's checks (a nineteenth review): the I/O APIC
+ * or a device's MSI sends INIT to the boot processor, whose firmware,
+ * with the CMOS shutdown code 0x0a (port I/O), jumps through the far
+ * pointer at physical 0x467: page 0, written here through the direct
+ * map.  Read-only in the SCI tables.
+ */
+#define SCI_ATTACK_WARM_RESET		0x5c1a77ac0000003eULL
+
+TEST(warm_reset_vector_write_is_killed)
+{
+	stack_ptr_write_killed(_metadata, SCI_ATTACK_WARM_RESET,
+			       "reason: write to the warm-reset vector");
 }
 
 TEST(cpu_bringup_initial_code_write_is_killed)
