@@ -3575,6 +3575,47 @@ TEST(isolated_ipi_arrives_without_a_writable_apic_page)
 }
 
 /*
+ * A user mapping of the APIC's page (a nineteenth review): a chain's call
+ * of remap_pfn_range() at its first byte maps it writable in user space,
+ * where nothing checks a store.  The attack file's mmap() makes that
+ * call: refused (EACCES) with SCI on, isolated or not.  A mapping that
+ * was made is never touched, only unmapped.
+ */
+static int map_apic_page(int isolate)
+{
+	pid_t pid = fork();
+	void *p;
+	int fd;
+
+	if (pid == 0) {
+		fd = open(SCI_ATTACK_PATH, O_RDWR);
+		if (fd < 0)
+			_exit(13);
+		if (isolate && sci_filter(__NR_mmap, SECCOMP_RET_ISOLATE))
+			_exit(14);
+		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			_exit(errno == EACCES ? 10 : errno == ENODEV ? 11 : 12);
+		munmap(p, 4096);
+		_exit(0);
+	}
+	return sci_reap(pid, NULL, 0);
+}
+
+TEST(apic_page_user_mapping_refused)
+{
+	int unisolated = map_apic_page(0), isolated;
+
+	if (WIFEXITED(unisolated) && WEXITSTATUS(unisolated) == 11)
+		SKIP(return, "x2APIC or no local APIC: no APIC page");
+	isolated = map_apic_page(1);
+	TH_LOG("mmap of the APIC's page: unisolated status %#x, isolated %#x (exit 10: EACCES, 0: mapped)",
+	       unisolated, isolated);
+	EXPECT_TRUE(WIFEXITED(unisolated) && WEXITSTATUS(unisolated) == 10);
+	EXPECT_TRUE(WIFEXITED(isolated) && WEXITSTATUS(isolated) == 10);
+}
+
+/*
  * The way around the APIC's checks (a nineteenth review): the I/O APIC
  * or a device's MSI sends INIT to the boot processor, whose firmware,
  * with the CMOS shutdown code 0x0a (port I/O), jumps through the far
