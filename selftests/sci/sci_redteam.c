@@ -3595,7 +3595,8 @@ static int map_apic_page(int isolate)
 			_exit(14);
 		p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		if (p == MAP_FAILED)
-			_exit(errno == EACCES ? 10 : errno == ENODEV ? 11 : 12);
+			_exit(errno == EACCES || errno == EINVAL ? 10 :
+			      errno == ENODEV ? 11 : 12);
 		munmap(p, 4096);
 		_exit(0);
 	}
@@ -3609,10 +3610,39 @@ TEST(apic_page_user_mapping_refused)
 	if (WIFEXITED(unisolated) && WEXITSTATUS(unisolated) == 11)
 		SKIP(return, "x2APIC or no local APIC: no APIC page");
 	isolated = map_apic_page(1);
-	TH_LOG("mmap of the APIC's page: unisolated status %#x, isolated %#x (exit 10: EACCES, 0: mapped)",
+	TH_LOG("mmap of the APIC's page: unisolated status %#x, isolated %#x (exit 10: EACCES or EINVAL, 0: mapped)",
 	       unisolated, isolated);
 	EXPECT_TRUE(WIFEXITED(unisolated) && WEXITSTATUS(unisolated) == 10);
 	EXPECT_TRUE(WIFEXITED(isolated) && WEXITSTATUS(isolated) == 10);
+}
+
+/*
+ * An exception vector that pushes an error code, delivered as an
+ * interrupt, which pushes none (a twentieth review: the I/O APIC, a
+ * device's MSI or the 8259 can deliver one to any CPU).  Taken in kernel
+ * mode, error_entry found RFLAGS in the CS slot, took it for an entry from
+ * user mode and switched to the user's GS base and the stack it chose,
+ * on the full tables.  The hook sends #AC's vector to its own CPU from an
+ * unisolated ioctl: the kernel must take it as an interrupt, acknowledge
+ * it and count it (stray_vectors), and the caller go on.
+ */
+#define SCI_ATTACK_STRAY_VECTOR		0x5c1a77ac0000003fULL
+
+TEST(stray_exception_vector_is_ignored)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long strays = sci_stat("stray_vectors");
+	struct frame_outcome o;
+
+	attack_write(0, SCI_ATTACK_TOUCH, SCI_ATTACK_STRAY_VECTOR, 0, &o);
+	log_frame(_metadata, "unisolated", &o);
+	TH_LOG("stray_vectors %ld before, %ld after", strays,
+	       sci_stat("stray_vectors"));
+	ASSERT_LE(0, strays);
+	EXPECT_TRUE(o.back);
+	EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	EXPECT_LE(strays + 1, sci_stat("stray_vectors"));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
 }
 
 /*
