@@ -1818,6 +1818,77 @@ TEST_F_TIMEOUT(slow, interrupt_in_entry_code_killed_before_its_handler, 300)
 }
 
 /*
+ * The same window after the kernel's CR3 writes outside the entry text
+ * (review 22): the bracketed ones (load_new_mm_cr3(), native_flush_tlb_local())
+ * and SCI's own in C (sci_leave_tables(), sci_return_tables() and the
+ * others), which a chain reaches by a jump inside a function the syscall
+ * entered, with interrupts on.  An interrupt after such a write, before
+ * its check, ran error_entry, the handler and its IRET on the attacker's
+ * stack (and GS), on the full tables.  While this CPU runs an isolated
+ * syscall, an interrupt or exception from kernel mode on the full tables
+ * outside SCI's own states off them (those that sci_cr3_write_end()
+ * accepts) must be killed before its handler runs: reason "interrupt on
+ * the full tables in an isolated syscall", and no more of the test stack
+ * written than the frame, the stub's two words and the three registers
+ * that the entry's switch saves to find its CPU.
+ */
+#define IRQ_SWITCH_WORDS	3
+
+TEST_F_TIMEOUT(slow, interrupt_after_kernel_cr3_write_killed_before_its_handler, 300)
+{
+	static const char * const names[] = {
+		"load_new_mm_cr3", "switch_mm_irqs_off", "native_flush_tlb_local",
+		"sci_mark_ro_frame", "sci_kernel_gen_bump", "sci_set_user_pgd",
+		"sci_do_softirq_own_stack", "__text_poke",
+	};
+	long oops = sci_read_long("/sys/kernel/oops_count"), used;
+	unsigned int n, i, bad = 0, tried = 0;
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	struct outcome o;
+	char name[160];
+	int afd = open(SCI_ATTACK_PATH, O_RDWR);
+
+	ASSERT_LE(0, afd);
+	for (n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+		unsigned long fn = sci_ksym(names[n]);
+
+		if (!fn) {
+			TH_LOG("%s: not in this kernel (inlined)", names[n]);
+			continue;
+		}
+		memset(&sites, 0, sizeof(sites));
+		sites.addr[0] = fn;
+		ASSERT_EQ(0, ioctl(afd, SCI_TEST_CR3_SITES_IN, &sites));
+		for (i = 0; i < sites.nr; i++) {
+			ksym_name(sites.addr[i], name, sizeof(name));
+			sci_kmsg("sci_redteam: interrupt after the kernel CR3 write at %s", name);
+			memset(&a, 0, sizeof(a));
+			a.how = SCI_ATTACK_IRQ_FRAME;
+			a.target = sites.addr[i];
+			a.len = 1;
+			attack(&a, 1, &o);
+			used = irq_stack_used();
+			tried++;
+			if (!killed_by_sci(&o) ||
+			    !strstr(o.rec, "reason: interrupt on the full tables in an isolated syscall") ||
+			    used < 0 || used > (IRQ_FRAME_WORDS + IRQ_SWITCH_WORDS) * 8) {
+				TH_LOG("%#llx %s: status %#x, %s, stack used %ld bytes",
+				       sites.addr[i], name, o.status,
+				       strstr(o.rec, "reason: ") ?: "no violation", used);
+				bad++;
+			}
+		}
+	}
+	close(afd);
+	TH_LOG("%u CR3 writes' windows outside the entry text tried", tried);
+	EXPECT_LE(4, tried);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(0, cpus_unresponsive());
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * Found by review: after a jumped-to CR3 write the stack pointer is the
  * attacker's, on the full tables, where SCI's own state and tables are
  * writable.  A check that called its kill (C code's "call
@@ -4751,6 +4822,108 @@ TEST_F_TIMEOUT(slow, leave_with_forged_gs_is_killed, 120)
 	second_chain_leave_killed(_metadata, SCI_ATTACK_RET_FORGED_GS,
 				  "with a forged GS");
 	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/*
+ * The write that goes back to the SCI tables at the end of SCI's own
+ * sections (sci_return_tables(), sci_return_to_tables()) checked what it
+ * loaded against cpu_sci.sci_cr3 read through GS.  A chain with a GS base
+ * of its own, a copy of the per-CPU area whose cpu_sci says that this
+ * CPU's SCI tables are the full tables (SCI_ATTACK_RET_FORGED_GS with
+ * @target 1), that jumps to that write with the full tables' CR3 in its
+ * register passes such a check, and the rest of the function returns into
+ * the chain on the full tables.  Each CR3 write of sci_mark_ro_frame() (its
+ * page granted and kept by a first call that landed) is jumped to that
+ * way, interrupts off: each must be killed, none may land off the SCI
+ * tables.
+ */
+TEST_F_TIMEOUT(slow, return_write_with_forged_gs_is_killed, 120)
+{
+	static char cpuinfo[1 << 16];
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	unsigned long landing = sci_ksym("sci_test_landing");
+	unsigned long fn = sci_ksym("sci_mark_ro_frame");
+	struct sci_test_cr3_sites sites;
+	unsigned int i, j;
+	cpu_set_t old;
+	int afd;
+
+	ASSERT_LT(0, sci_read_file("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)));
+	if (!strstr(cpuinfo, " fsgsbase"))
+		SKIP(return, "no FSGSBASE on this CPU");
+	ASSERT_NE(0, landing);
+	ASSERT_NE(0, fn);
+	afd = open(SCI_ATTACK_PATH, O_RDWR);
+	ASSERT_LE(0, afd);
+	memset(&sites, 0, sizeof(sites));
+	sites.addr[0] = fn;
+	ASSERT_EQ(0, ioctl(afd, SCI_TEST_CR3_SITES_IN, &sites));
+	/* The leave and the return */
+	ASSERT_EQ(2, sites.nr);
+	ASSERT_EQ(0, pin_cpu0(&old));
+	for (i = 0; i < sites.nr; i++) {
+		struct sci_test_attack a, b;
+		__u64 stack[8], stack2[8];
+		struct outcome o;
+		int pfd[2];
+		pid_t pid;
+
+		call_then_land(&a, stack, fn, landing);
+		a.regs[5] = OTHER_GDT_PFN;	/* %rdi */
+		a.regs[4] = 1;			/* %rsi: mark */
+		memset(&b, 0, sizeof(b));
+		stack2[0] = sites.addr[i];
+		for (j = 1; j < 8; j++)
+			stack2[j] = landing;
+		b.how = SCI_ATTACK_RET_FORGED_GS;
+		b.target = 1;
+		b.len = 8;
+		b.data = (unsigned long)stack2;
+		b.regs[reg_index[sites.reg[i]]] = SCI_ATTACK_KERNEL_CR3;
+		ASSERT_EQ(0, pipe(pfd));
+		memset(&o, 0, sizeof(o));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			close(pfd[0]);
+			if (sci_filter(-1, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP))
+				_exit(90);
+			if (ioctl(afd, SCI_TEST_ATTACK, &a) || !a.landed)
+				_exit(91);
+			if (ioctl(afd, SCI_TEST_ATTACK, &b))
+				_exit(92);
+			if (write(pfd[1], &b, sizeof(b)) != sizeof(b))
+				_exit(93);
+			_exit(0);
+		}
+		close(pfd[1]);
+		o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
+		close(pfd[0]);
+		o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+		if (!o.have) {
+			/* Killed: where did the chain land, if it did? */
+			struct sci_test_attack q = { .how = SCI_ATTACK_RET_LANDED,
+						     .target = 1 };
+
+			ASSERT_EQ(0, ioctl(afd, SCI_TEST_ATTACK, &q));
+			o.a = q;
+			o.have = 1;
+		}
+		TH_LOG("write at %#llx (register %u): status %#x%s%s, landed %llu, %s",
+		       sites.addr[i], sites.reg[i], o.status,
+		       killed_by_sci(&o) ? " killed by SCI" : "",
+		       escaped(&o) ? " ESCAPED to the full tables" : "",
+		       (unsigned long long)o.a.landed,
+		       strstr(o.rec, "reason: ") ?: "no violation");
+		ASSERT_FALSE(WIFEXITED(o.status) && WEXITSTATUS(o.status) >= 90 &&
+			     WEXITSTATUS(o.status) <= 91);
+		EXPECT_FALSE(escaped(&o));
+		EXPECT_TRUE(killed_by_sci(&o));
+		EXPECT_TRUE(leave_killed(o.rec));
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+	close(afd);
 }
 
 /* A vmalloc()ed LDT's page at its direct-map address */
