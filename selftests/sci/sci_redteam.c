@@ -1828,7 +1828,7 @@ TEST_F_TIMEOUT(slow, interrupt_in_entry_code_killed_before_its_handler, 300)
  * syscall, an interrupt or exception from kernel mode on the full tables
  * outside SCI's own states off them (those that sci_cr3_write_end()
  * accepts) must be killed before its handler runs: reason "interrupt on
- * the full tables in an isolated syscall", and no more of the test stack
+ * the full tables", and no more of the test stack
  * written than the frame, the stub's two words and the three registers
  * that the entry's switch saves to find its CPU.
  */
@@ -1871,7 +1871,7 @@ TEST_F_TIMEOUT(slow, interrupt_after_kernel_cr3_write_killed_before_its_handler,
 			used = irq_stack_used();
 			tried++;
 			if (!killed_by_sci(&o) ||
-			    !strstr(o.rec, "reason: interrupt on the full tables in an isolated syscall") ||
+			    !strstr(o.rec, "reason: interrupt on the full tables") ||
 			    used < 0 || used > (IRQ_FRAME_WORDS + IRQ_SWITCH_WORDS) * 8) {
 				TH_LOG("%#llx %s: status %#x, %s, stack used %ld bytes",
 				       sites.addr[i], name, o.status,
