@@ -40,7 +40,7 @@ enum { SCI_ATTACK_RET, SCI_ATTACK_JMP, SCI_ATTACK_WRITE,
        SCI_ATTACK_JMP_IRQ, SCI_ATTACK_WRITE_SLEEP, SCI_ATTACK_TOUCH,
        SCI_ATTACK_RET_ALT_STACK, SCI_ATTACK_RET_FORGED_GS,
        SCI_ATTACK_JMP_PREEMPTED, SCI_ATTACK_RET_FORGED_CPU,
-       SCI_ATTACK_STRAY_DOOR };
+       SCI_ATTACK_STRAY_DOOR, SCI_ATTACK_JMP_STRAY };
 #define SCI_ATTACK_MAX_WORDS	256
 #define SCI_ATTACK_KERNEL_CR3	0x5c1a77ac00000001ULL
 #define SCI_ATTACK_STACK	0x5c1a77ac10000000ULL
@@ -1889,6 +1889,98 @@ TEST_F_TIMEOUT(slow, interrupt_after_kernel_cr3_write_killed_before_its_handler,
 }
 
 /*
+ * The same window when the write loaded PTI's user bit with a
+ * kernel-complete PGD (review 23: trampoline_pgd is only page-aligned, and
+ * at a frame with bit 12 set it passes for user tables, which the entry's
+ * switch left alone).  IRQ_FRAME with @len 2 takes a copy of current's PGD
+ * at an odd frame: killed before the handler all the same.
+ */
+TEST_F_TIMEOUT(slow, interrupt_after_write_of_odd_kernel_pgd_killed, 120)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), used;
+	unsigned long fn = sci_ksym("native_flush_tlb_local");
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	struct outcome o;
+	int afd = open(SCI_ATTACK_PATH, O_RDWR);
+
+	ASSERT_LE(0, afd);
+	ASSERT_NE(0, fn);
+	memset(&sites, 0, sizeof(sites));
+	sites.addr[0] = fn;
+	ASSERT_EQ(0, ioctl(afd, SCI_TEST_CR3_SITES_IN, &sites));
+	close(afd);
+	ASSERT_LT(0, sites.nr);
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_IRQ_FRAME;
+	a.target = sites.addr[0];
+	a.len = 2;
+	attack(&a, 1, &o);
+	used = irq_stack_used();
+	TH_LOG("%#llx with an odd PGD: status %#x%s, %s, stack used %ld bytes",
+	       sites.addr[0], o.status, killed_by_sci(&o) ? " killed by SCI" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation", used);
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: interrupt on the full tables"));
+	EXPECT_LE(0, used);
+	EXPECT_GE((IRQ_FRAME_WORDS + IRQ_SWITCH_WORDS) * 8, used);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * What error_entry's kill must let through (review 23): SCI's own windows
+ * between a CR3 write that leaves the SCI tables and the cpu_sci field
+ * that says so (sci_leave_tables() before @left, error_return's way back)
+ * run with interrupts off, but an NMI's handler can take a page fault
+ * there (a user stack walk for perf) and a kprobe an int3.  The hook
+ * plays that state (full tables, no field, interrupts off) and reads its
+ * stack guard page with a fixup: the fault must be handled, the syscall
+ * go on, nothing killed.
+ */
+#define SCI_ATTACK_FAULT_IN_WINDOW	0x5c1a77ac00000042ULL
+
+TEST(fault_in_window_before_its_field_is_not_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	int fd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	char rec[1024];
+	long r = 0;
+	int status;
+	pid_t pid;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct sci_test_attack a = { .how = SCI_ATTACK_TOUCH,
+					     .target = SCI_ATTACK_FAULT_IN_WINDOW };
+
+		close(pfd[0]);
+		if (sci_filter(__NR_ioctl, SECCOMP_RET_ISOLATE))
+			_exit(90);
+		r = ioctl(fd, SCI_TEST_ATTACK, &a) ? -errno : 0;
+		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(91);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &r, sizeof(r)) != sizeof(r))
+		r = 1;
+	close(pfd[0]);
+	close(fd);
+	status = sci_reap(pid, rec, sizeof(rec));
+	TH_LOG("status %#x, ioctl %ld, %s", status, r,
+	       strstr(rec, "reason: ") ?: "no violation");
+	if (r == 0)
+		SKIP(return, "the stack guard page is mapped (no VMAP_STACK)");
+	EXPECT_EQ(-EFAULT, r);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(NULL, strstr(rec, "reason: "));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
  * Found by review: after a jumped-to CR3 write the stack pointer is the
  * attacker's, on the full tables, where SCI's own state and tables are
  * writable.  A check that called its kill (C code's "call
@@ -3714,6 +3806,86 @@ TEST(stray_exception_vector_is_ignored)
 	EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
 	EXPECT_LE(strays + 1, sci_stat("stray_vectors"));
 	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The two kills of series 0136 (review 22, F2).  A stray exception vector
+ * arriving in the entry text, where only a jump with interrupts on runs
+ * with them on, has a frame one word short: SCI_ENTRY_IRQ_WINDOW must
+ * recognise it (__KERNEL_CS above a RIP in the entry text) and kill
+ * before a register is saved.  SCI_ATTACK_JMP_STRAY jumps to the first
+ * premapped CR3 write with #AC's vector pending, the task priority
+ * lowered by CR8 (which SCI does not see) and %rsp on the poisoned test
+ * stack: killed, "interrupt in premapped entry code", and no more of the
+ * stack written than the CPU's five words and the stub's return address.
+ */
+#define SCI_ATTACK_STRAY_HERE		0x5c1a77ac00000040ULL
+#define SCI_ATTACK_STRAY_SECTION	0x5c1a77ac00000041ULL
+
+TEST(stray_vector_in_entry_code_is_killed)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count"), used;
+	struct sci_test_cr3_sites sites;
+	struct sci_test_attack a;
+	struct outcome o;
+
+	ASSERT_EQ(0, cr3_sites(&sites));
+	ASSERT_LT(0, sites.nr);
+	memset(&a, 0, sizeof(a));
+	a.how = SCI_ATTACK_JMP_STRAY;
+	a.target = sites.addr[0];
+	a.regs[7] = SCI_ATTACK_POISON_STACK;
+	attack(&a, 1, &o);
+	used = irq_stack_used();
+	TH_LOG("stray vector at %#llx: status %#x%s, %s, stack used %ld bytes",
+	       sites.addr[0], o.status, killed_by_sci(&o) ? " killed by SCI" : "",
+	       strstr(o.rec, "reason: ") ?: "no violation", used);
+	EXPECT_TRUE(killed_by_sci(&o));
+	EXPECT_NE(NULL, strstr(o.rec, "reason: interrupt in premapped entry code"));
+	EXPECT_LT(0, used);
+	EXPECT_GE(6 * 8, used);
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+/*
+ * The same vector on a CPU in an isolated syscall, elsewhere than in the
+ * entry text: on its SCI tables (the entry's switch finds no kernel CS in
+ * the frame's CS slot), and in a section of SCI's own off them, with
+ * interrupts enabled there as the softirqs of sci_do_softirq_own_stack()
+ * run (error_entry takes the frame for one from user mode, without PTI's
+ * user tables, on a CPU in an isolated syscall).  Both kill the syscall's
+ * task, not the kernel.  Unisolated, the section's stray is ignored.
+ */
+static void stray_isolated_killed(struct __test_metadata *_metadata,
+				  __u64 where, const char *what)
+{
+	long oops = sci_read_long("/sys/kernel/oops_count");
+	long strays = sci_stat("stray_vectors");
+	struct frame_outcome o;
+
+	ASSERT_LE(0, strays);
+	attack_write(0, SCI_ATTACK_TOUCH, where, 0, &o);
+	log_frame(_metadata, "unisolated", &o);
+	EXPECT_TRUE(o.back);
+	EXPECT_TRUE(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0);
+	EXPECT_LE(strays + 1, sci_stat("stray_vectors"));
+	attack_write(1, SCI_ATTACK_TOUCH, where, 0, &o);
+	log_frame(_metadata, what, &o);
+	EXPECT_FALSE(o.back);
+	EXPECT_TRUE(frame_killed(&o));
+	EXPECT_EQ(oops, sci_read_long("/sys/kernel/oops_count"));
+}
+
+TEST(stray_vector_on_sci_tables_is_killed)
+{
+	stray_isolated_killed(_metadata, SCI_ATTACK_STRAY_HERE,
+			      "isolated, on the SCI tables");
+}
+
+TEST(stray_vector_in_section_off_sci_tables_is_killed)
+{
+	stray_isolated_killed(_metadata, SCI_ATTACK_STRAY_SECTION,
+			      "isolated, in a section off the SCI tables");
 }
 
 /*
