@@ -1928,6 +1928,24 @@ TEST_F_TIMEOUT(slow, interrupt_after_write_of_odd_kernel_pgd_killed, 120)
 }
 
 /*
+ * The kernel's own complete PGDs, which a chain can load by a jump to a
+ * CR3 write, at even frames (review 24): at a frame with bit 12 set, PTI's
+ * user bit by convention only, one passes for user tables in the entry's
+ * checks, and the kill's way off user tables (bit 12 cleared) loads the
+ * frame below, no PGD: the machine resets instead of a kill.
+ * trampoline_pgd was only page-aligned.  SCI counts those it finds at
+ * boot (odd_kernel_pgds): none.
+ */
+TEST(kernel_pgds_at_even_frames)
+{
+	long odd = sci_stat("odd_kernel_pgds");
+
+	TH_LOG("kernel PGDs at odd frames: %ld", odd);
+	ASSERT_LE(0, odd);
+	EXPECT_EQ(0, odd);
+}
+
+/*
  * What error_entry's kill must let through (review 23): SCI's own windows
  * between a CR3 write that leaves the SCI tables and the cpu_sci field
  * that says so (sci_leave_tables() before @left, error_return's way back)
