@@ -5061,6 +5061,41 @@ TEST_F_TIMEOUT(slow, idt_made_writable_by_call_is_killed, 120)
 }
 
 /*
+ * Two chains in one child, every syscall isolated with kept grants: @a
+ * first, which must land (its code pages granted, so that no fault's
+ * entry checks what @b does), then @b.  @o gets @b's result if its ioctl
+ * came back.  Exit codes 90-91: the setup or @a failed.
+ */
+static void two_chains(struct __test_metadata *_metadata, int afd,
+		       struct sci_test_attack *a, struct sci_test_attack *b,
+		       struct outcome *o)
+{
+	int pfd[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pfd));
+	memset(o, 0, sizeof(*o));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(pfd[0]);
+		if (sci_filter(-1, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP))
+			_exit(90);
+		if (ioctl(afd, SCI_TEST_ATTACK, a) || !a->landed)
+			_exit(91);
+		if (ioctl(afd, SCI_TEST_ATTACK, b))
+			_exit(92);
+		if (write(pfd[1], b, sizeof(*b)) != sizeof(*b))
+			_exit(93);
+		_exit(0);
+	}
+	close(pfd[1]);
+	o->have = read(pfd[0], &o->a, sizeof(o->a)) == sizeof(o->a);
+	close(pfd[0]);
+	o->status = sci_reap(pid, o->rec, sizeof(o->rec));
+}
+
+/*
  * A chain on another stack than the task's (fifth review): SCI's
  * sections off the SCI tables reload values their callees saved on the
  * stack, so that a chain whose stack is elsewhere (the direct-map alias
@@ -5079,12 +5114,11 @@ static void second_chain_leave_killed(struct __test_metadata *_metadata,
 	long oops = sci_read_long("/sys/kernel/oops_count");
 	unsigned long landing = sci_ksym("sci_test_landing");
 	unsigned long fn = sci_ksym("sci_mark_ro_frame");
-	int afd = open(SCI_ATTACK_PATH, O_RDWR), pfd[2];
+	int afd = open(SCI_ATTACK_PATH, O_RDWR);
 	struct sci_test_attack a, b;
 	__u64 stack[8], stack2[8];
 	struct outcome o;
 	unsigned int j;
-	pid_t pid;
 
 	ASSERT_NE(0, landing);
 	ASSERT_NE(0, fn);
@@ -5103,31 +5137,12 @@ static void second_chain_leave_killed(struct __test_metadata *_metadata,
 	b.data = (unsigned long)stack2;
 	b.regs[5] = OTHER_GDT_PFN;
 	b.regs[4] = 1;
-	ASSERT_EQ(0, pipe(pfd));
-	memset(&o, 0, sizeof(o));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		close(pfd[0]);
-		/*
-		 * Kept code grants: the second chain's pages were granted by
-		 * the first, and no fault (whose entry checks the stack)
-		 * comes before the section.
-		 */
-		if (sci_filter(-1, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP))
-			_exit(90);
-		if (ioctl(afd, SCI_TEST_ATTACK, &a) || !a.landed)
-			_exit(91);
-		if (ioctl(afd, SCI_TEST_ATTACK, &b))
-			_exit(92);
-		if (write(pfd[1], &b, sizeof(b)) != sizeof(b))
-			_exit(93);
-		_exit(0);
-	}
-	close(pfd[1]);
-	o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
-	close(pfd[0]);
-	o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+	/*
+	 * Kept code grants: the second chain's pages were granted by the
+	 * first, and no fault (whose entry checks the stack) comes before
+	 * the section.
+	 */
+	two_chains(_metadata, afd, &a, &b, &o);
 	TH_LOG("%s: status %#x%s%s, landed %llu, %s", what, o.status,
 	       killed_by_sci(&o) ? " killed by SCI" : "",
 	       escaped(&o) ? " ESCAPED to the full tables" : "",
@@ -5217,8 +5232,6 @@ TEST_F_TIMEOUT(slow, return_write_with_forged_gs_is_killed, 120)
 		struct sci_test_attack a, b;
 		__u64 stack[8], stack2[8];
 		struct outcome o;
-		int pfd[2];
-		pid_t pid;
 
 		call_then_land(&a, stack, fn, landing);
 		a.regs[5] = OTHER_GDT_PFN;	/* %rdi */
@@ -5232,26 +5245,7 @@ TEST_F_TIMEOUT(slow, return_write_with_forged_gs_is_killed, 120)
 		b.len = 8;
 		b.data = (unsigned long)stack2;
 		b.regs[reg_index[sites.reg[i]]] = SCI_ATTACK_KERNEL_CR3;
-		ASSERT_EQ(0, pipe(pfd));
-		memset(&o, 0, sizeof(o));
-		pid = fork();
-		ASSERT_LE(0, pid);
-		if (pid == 0) {
-			close(pfd[0]);
-			if (sci_filter(-1, SECCOMP_RET_ISOLATE | SECCOMP_ISOLATE_KEEP))
-				_exit(90);
-			if (ioctl(afd, SCI_TEST_ATTACK, &a) || !a.landed)
-				_exit(91);
-			if (ioctl(afd, SCI_TEST_ATTACK, &b))
-				_exit(92);
-			if (write(pfd[1], &b, sizeof(b)) != sizeof(b))
-				_exit(93);
-			_exit(0);
-		}
-		close(pfd[1]);
-		o.have = read(pfd[0], &o.a, sizeof(o.a)) == sizeof(o.a);
-		close(pfd[0]);
-		o.status = sci_reap(pid, o.rec, sizeof(o.rec));
+		two_chains(_metadata, afd, &a, &b, &o);
 		if (!o.have) {
 			/* Killed: where did the chain land, if it did? */
 			struct sci_test_attack q = { .how = SCI_ATTACK_RET_LANDED,
